@@ -1,0 +1,47 @@
+// swift-tools-version:6.0
+//
+// The architecture, bottom to top:
+//   CDBus, CSQLite        C system libraries (module map + shim header)
+//   SwiftDBus             the only importer of CDBus: typed values, names, messages,
+//                         a connection with one owner thread, exported objects
+//   MediaBroker           the daemon's domain: players, listen rules, history store
+//                         (the only importer of CSQLite)
+//   MediaDonationClient   the public library journaling apps use
+//   media-broker, broker-ctl   thin executables on top
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "MediaBroker",
+    products: [
+        .executable(name: "media-broker", targets: ["media-broker"]),
+        .executable(name: "broker-ctl", targets: ["broker-ctl"]),
+        .library(name: "MediaDonationClient", targets: ["MediaDonationClient"]),
+    ],
+    targets: [
+        .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+
+        .target(name: "SwiftDBus", dependencies: ["CDBus"], swiftSettings: strict),
+        .target(name: "MediaBroker", dependencies: ["SwiftDBus", "CSQLite"], swiftSettings: strict),
+        .target(name: "MediaDonationClient", dependencies: ["SwiftDBus"], swiftSettings: strict),
+
+        .executableTarget(name: "media-broker", dependencies: ["MediaBroker"], swiftSettings: strict),
+        .executableTarget(name: "broker-ctl", dependencies: ["MediaDonationClient"], swiftSettings: strict),
+
+        // Shared helpers for tests: private buses, child processes, waiting with deadlines.
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
+
+        .testTarget(name: "SwiftDBusTests", dependencies: ["SwiftDBus", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "MediaBrokerTests", dependencies: ["MediaBroker", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "BrokerCtlTests", dependencies: ["broker-ctl", "MediaDonationClient", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["MediaDonationClient", "SwiftDBus", "TestSupport"],
+            swiftSettings: strict),
+    ]
+)

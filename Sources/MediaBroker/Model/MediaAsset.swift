@@ -1,0 +1,64 @@
+/// Microseconds since the Unix epoch (UTC) — the contract's unit for every instant on the wire.
+public typealias Microseconds = Int64
+
+/// One GenericMedia item as the broker records it: what was heard, from which app, and when.
+///
+/// Strings are never empty: an empty value is stored as `nil` (the contract's "absent key").
+public struct MediaAsset: Sendable, Hashable {
+    /// Where an asset came from, as the contract's `source` key spells it.
+    public struct Source: RawRepresentable, Sendable, Hashable {
+        public var rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public static let mpris = Source(rawValue: "mpris")
+        public static let donation = Source(rawValue: "donation")
+    }
+
+    /// What kind of media it was, when the metadata tells; never a guess.
+    public struct Kind: RawRepresentable, Sendable, Hashable {
+        public var rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public static let music = Kind(rawValue: "music")
+        public static let podcast = Kind(rawValue: "podcast")
+        public static let audiobook = Kind(rawValue: "audiobook")
+        public static let video = Kind(rawValue: "video")
+    }
+
+    /// Identifier in the store; `nil` until the asset has been stored.
+    public var id: Int64?
+    public var title: String
+    public var artists: [String]
+    public var album: String?
+    public var appID: String
+    public var appName: String?
+    public var appIcon: String?
+    public var started: Microseconds
+    public var ended: Microseconds
+    public var listened: Microseconds
+    public var length: Microseconds?
+    public var kind: Kind?
+    public var source: Source
+
+    public init(
+        id: Int64? = nil, title: String, artists: [String] = [], album: String? = nil,
+        appID: String, appName: String? = nil, appIcon: String? = nil,
+        started: Microseconds, ended: Microseconds, listened: Microseconds,
+        length: Microseconds? = nil, kind: Kind? = nil, source: Source
+    ) {
+        self.id = id
+        self.title = title
+        self.artists = artists
+        self.album = album
+        self.appID = appID
+        self.appName = appName
+        self.appIcon = appIcon
+        self.started = started
+        self.ended = ended
+        self.listened = listened
+        self.length = length
+        self.kind = kind
+        self.source = source
+    }
+
+    /// All artists joined with `", "`, as the contract's `artist` key.
+    public var artist: String? { artists.isEmpty ? nil : artists.joined(separator: ", ") }
+}

@@ -1,0 +1,27 @@
+/// What `broker-ctl status` shows: the broker's version, how much it holds, whom it follows.
+public struct BrokerStatus: Sendable, Hashable {
+    /// A media player the broker is following right now.
+    public struct Player: Sendable, Hashable {
+        /// The well-known name, e.g. `org.mpris.MediaPlayer2.mpv`.
+        public var busName: String
+        /// The app identity the broker derived for it.
+        public var appID: String?
+        /// `Playing`, `Paused` or `Stopped`, as the player last reported.
+        public var playbackStatus: String?
+        public init(busName: String, appID: String? = nil, playbackStatus: String? = nil) {
+            self.busName = busName
+            self.appID = appID
+            self.playbackStatus = playbackStatus
+        }
+    }
+
+    public var version: String
+    public var assetCount: Int
+    public var players: [Player]
+
+    public init(version: String, assetCount: Int, players: [Player]) {
+        self.version = version
+        self.assetCount = assetCount
+        self.players = players
+    }
+}

@@ -1,0 +1,74 @@
+public import FoundationEssentials
+
+/// One thing the person listened to, as the broker recorded it — the Linux counterpart of
+/// Apple's `GenericMedia` journaling suggestion asset.
+///
+/// Every property except ``id`` and ``date`` is optional: `nil` means the broker does not know it.
+public struct GenericMedia: Sendable, Hashable, Identifiable {
+    /// What kind of media it was (`music`, `podcast`, `audiobook`, `video`). Open to new values
+    /// so a newer broker never breaks an older client.
+    public struct Kind: RawRepresentable, Sendable, Hashable {
+        public var rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public static let music = Kind(rawValue: "music")
+        public static let podcast = Kind(rawValue: "podcast")
+        public static let audiobook = Kind(rawValue: "audiobook")
+        public static let video = Kind(rawValue: "video")
+    }
+
+    /// Where the broker learned of it: a player speaking MPRIS, or an app's direct donation.
+    public struct Source: RawRepresentable, Sendable, Hashable {
+        public var rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public static let mpris = Source(rawValue: "mpris")
+        public static let donation = Source(rawValue: "donation")
+    }
+
+    /// Identifier of the asset, unique and stable in the broker's store; also the paging cursor.
+    public var id: Int64
+    public var title: String?
+    /// All artists joined with `", "`.
+    public var artist: String?
+    /// The artists, in order (empty when unknown).
+    public var artists: [String]
+    /// Album, or the show for a podcast.
+    public var album: String?
+    /// Normalised app identity: the desktop-file id without `.desktop`, else the MPRIS name stem.
+    public var appID: String?
+    /// The app's human name.
+    public var appName: String?
+    /// Absolute path of the app's icon file (PNG or SVG), as it was when the asset was made.
+    public var appIcon: String?
+    /// When the listen began — GenericMedia's date.
+    public var date: Date
+    /// When the listen ended (or its latest checkpoint while still playing).
+    public var ended: Date?
+    /// Time actually heard (time playing × rate; seeking adds nothing).
+    public var listened: Duration?
+    /// The track's length, when known.
+    public var length: Duration?
+    public var kind: Kind?
+    public var source: Source?
+
+    public init(
+        id: Int64, title: String? = nil, artist: String? = nil, artists: [String] = [],
+        album: String? = nil, appID: String? = nil, appName: String? = nil, appIcon: String? = nil,
+        date: Date, ended: Date? = nil, listened: Duration? = nil, length: Duration? = nil,
+        kind: Kind? = nil, source: Source? = nil
+    ) {
+        self.id = id
+        self.title = title
+        self.artist = artist ?? (artists.isEmpty ? nil : artists.joined(separator: ", "))
+        self.artists = artists
+        self.album = album
+        self.appID = appID
+        self.appName = appName
+        self.appIcon = appIcon
+        self.date = date
+        self.ended = ended
+        self.listened = listened
+        self.length = length
+        self.kind = kind
+        self.source = source
+    }
+}

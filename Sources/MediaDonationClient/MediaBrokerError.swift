@@ -1,0 +1,24 @@
+/// Why a call to the broker failed.
+public enum MediaBrokerError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// No session bus could be reached (no `DBUS_SESSION_BUS_ADDRESS`, or it refused us).
+    case busUnavailable(String)
+    /// The broker is not running and could not be activated.
+    case brokerNotRunning
+    /// The broker rejected the arguments (`org.freedesktop.DBus.Error.InvalidArgs`); the message
+    /// names the offending key.
+    case invalidArguments(String)
+    /// Media recording is switched off (`org.mediabroker.MediaBroker1.Error.MediaDisabled`).
+    case mediaDisabled
+    /// Any other D-Bus error, with its name and message, or a reply the client did not understand.
+    case busFailure(name: String, message: String)
+
+    public var description: String {
+        switch self {
+        case .busUnavailable(let why): "cannot reach the session bus: \(why)"
+        case .brokerNotRunning: "the media broker is not running (org.mediabroker.MediaBroker1 has no owner)"
+        case .invalidArguments(let why): "invalid arguments: \(why)"
+        case .mediaDisabled: "media recording is switched off"
+        case .busFailure(let name, let message): "\(name): \(message)"
+        }
+    }
+}

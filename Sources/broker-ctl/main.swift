@@ -1,0 +1,1 @@
+print("broker-ctl: not built yet")

@@ -1,0 +1,1 @@
+print("media-broker: not built yet")
