@@ -1,0 +1,226 @@
+internal import CDBus
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A connection to a message bus, owned by one thread.
+///
+/// The connection's ``EventLoop`` thread is the only code that touches the libdbus handle: every
+/// call here hands work to it. Handlers given to the connection (signal handlers, method
+/// handlers, completions) run on that thread and must not block. When the bus goes away, pending
+/// calls fail with `Disconnected` and the handlers given to ``onDisconnect(_:)`` run.
+///
+/// Call ``close()`` when done: handlers that capture the connection keep it alive.
+public final class BusConnection: Sendable {
+    /// The loop that owns the connection; also usable for timers and extra file descriptors.
+    public let loop: EventLoop
+    /// The name the bus assigned to this connection, e.g. `:1.42`.
+    public let uniqueName: String
+    /// Only ever touched inside `loop.execute` work, or in handlers the loop runs.
+    let core: ConnectionCore
+
+    /// Connects to the session bus (`DBUS_SESSION_BUS_ADDRESS`, or libdbus's default), blocking
+    /// until the bus has accepted us.
+    ///
+    /// The corresponding libdbus call is `dbus_bus_get_private` (private: this object owns it).
+    public static func session() throws(BusError) -> BusConnection {
+        let raw = try withBusError { error in dbus_bus_get_private(DBUS_BUS_SESSION, error) }
+        return try BusConnection(taking: raw)
+    }
+
+    /// Connects to the bus at `address` and registers with it, blocking until done.
+    ///
+    /// The corresponding libdbus calls are `dbus_connection_open_private` and `dbus_bus_register`.
+    public static func connect(to address: String) throws(BusError) -> BusConnection {
+        let raw = try withBusError { error in dbus_connection_open_private(address, error) }
+        var error = DBusError()
+        dbus_error_init(&error)
+        guard dbus_bus_register(raw, &error) != 0 else {
+            let failure = BusError(consuming: &error)
+            dbus_connection_close(raw)
+            dbus_connection_unref(raw)
+            throw failure
+        }
+        return try BusConnection(taking: raw)
+    }
+
+    private init(taking raw: OpaquePointer) throws(BusError) {
+        dbus_connection_set_exit_on_disconnect(raw, 0)
+        uniqueName = dbus_bus_get_unique_name(raw).map { String(cString: $0) } ?? ""
+        let loop: EventLoop
+        do {
+            loop = try EventLoop()
+        } catch {
+            dbus_connection_close(raw)
+            dbus_connection_unref(raw)
+            throw error
+        }
+        self.loop = loop
+        core = ConnectionCore(raw: raw, loop: loop)
+        let core = core
+        // From here on only the loop's thread touches `raw`.
+        loop.execute { core.start() }
+    }
+
+    deinit { close() }
+
+    /// Flushes what is queued, closes the connection and ends its thread. Safe to call twice.
+    ///
+    /// The corresponding libdbus calls are `dbus_connection_flush`, `dbus_connection_close` and
+    /// `dbus_connection_unref`.
+    public func close() {
+        let core = core
+        loop.execute { core.shutDown(reason: BusError(.disconnected, "the connection was closed")) }
+        loop.stop()
+    }
+
+    /// `false` once the bus went away or the connection was closed.
+    public var isConnected: Bool { !loop.hasFinished }
+
+    /// Runs `handler` on the connection's thread when the bus goes away (not on ``close()``).
+    public func onDisconnect(_ handler: @escaping @Sendable () -> Void) {
+        let core = core
+        loop.execute { core.disconnectHandlers.append(handler) }
+    }
+
+    // MARK: Calls
+
+    /// Calls a method; `completion` runs on the connection's thread with the reply, or with the
+    /// error reply, a timeout (`NoReply`) or `Disconnected`.
+    public func call(
+        _ call: MethodCall, timeout: Duration = .seconds(25),
+        completion: @escaping @Sendable (Result<BusMessage, BusError>) -> Void
+    ) {
+        do {
+            try Marshalling.check(call.arguments)
+        } catch {
+            completion(.failure(.invalidArgs(error.reason)))
+            return
+        }
+        let core = core
+        let timeoutMicroseconds = max(0, timeout.microseconds)
+        let submitted = loop.execute { core.send(call, timeout: timeoutMicroseconds, completion: completion) }
+        if !submitted { completion(.failure(BusError(.disconnected, "the connection is closed"))) }
+    }
+
+    /// Calls a method and waits for its reply. An error reply throws it as a ``BusError``.
+    public func call(_ call: MethodCall, timeout: Duration = .seconds(25)) async throws(BusError) -> BusMessage {
+        let result = await withCheckedContinuation { continuation in
+            self.call(call, timeout: timeout) { continuation.resume(returning: $0) }
+        }
+        return try result.get()
+    }
+
+    /// Sends a method call that expects no reply.
+    public func send(_ call: MethodCall) throws(BusError) {
+        do { try Marshalling.check(call.arguments) } catch { throw .invalidArgs(error.reason) }
+        let core = core
+        loop.execute { core.send(.methodCall(call, expectsReply: false)) }
+    }
+
+    /// Emits a signal.
+    public func emit(_ signal: SignalEmission) throws(BusError) {
+        do { try Marshalling.check(signal.arguments) } catch { throw .invalidArgs(error.reason) }
+        let core = core
+        loop.execute { core.send(.signal(signal)) }
+    }
+
+    // MARK: Signals
+
+    /// Subscribes to the signals `rule` matches; `handler` runs on the connection's thread for
+    /// each. Returns once the bus has added the rule, so nothing sent after this returns is missed.
+    /// Releasing or cancelling the token removes the rule and the handler.
+    public func addMatch(_ rule: MatchRule, handler: @escaping @Sendable (BusMessage) -> Void) async throws(BusError) -> MatchToken {
+        let core = core
+        let id = await withCheckedContinuation { continuation in
+            let submitted = loop.execute { continuation.resume(returning: core.addHandler(rule, handler)) }
+            if !submitted { continuation.resume(returning: 0) }
+        }
+        guard id != 0 else { throw BusError(.disconnected, "the connection is closed") }
+        let token = MatchToken(connection: self, id: id, rule: rule)
+        _ = try await callBus("AddMatch", [.string(rule.description)])
+        return token
+    }
+
+    func removeMatch(id: UInt64, rule: MatchRule) {
+        let core = core
+        loop.execute {
+            core.removeHandler(id)
+            // The bus reference-counts identical rules, so one RemoveMatch per AddMatch is right.
+            core.send(.methodCall(
+                MethodCall(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: .bus,
+                           member: "RemoveMatch", arguments: [.string(rule.description)]),
+                expectsReply: false))
+        }
+    }
+
+    // MARK: Objects
+
+    /// Serves `object` at its path, replacing what was there.
+    public func export(_ object: ExportedObject) {
+        let core = core
+        loop.execute { core.objects.objects[object.path] = object }
+    }
+
+    public func unexport(_ path: ObjectPath) {
+        let core = core
+        loop.execute { core.objects.objects[path] = nil }
+    }
+
+    /// Emits `org.freedesktop.DBus.Properties.PropertiesChanged` for `names`, reading their current
+    /// values from the exported object's getters (invalidating those declared `.invalidates`).
+    public func emitPropertiesChanged(path: ObjectPath, interface: InterfaceName, names: [MemberName]) {
+        let core = core
+        loop.execute { core.emitPropertiesChanged(path: path, interface: interface, names: names) }
+    }
+
+    func reply(to address: ReplyAddress, with outgoing: Outgoing) {
+        let core = core
+        loop.execute { core.send(outgoing) }
+    }
+}
+
+/// Keeps a signal subscription alive: releasing it, or ``cancel()``, removes the match rule
+/// from the bus and the handler from the connection.
+public final class MatchToken: Sendable {
+    private let connection: BusConnection
+    private let id: UInt64
+    private let rule: MatchRule
+    private let cancelled = Atomic<Bool>(false)
+
+    init(connection: BusConnection, id: UInt64, rule: MatchRule) {
+        self.connection = connection
+        self.id = id
+        self.rule = rule
+    }
+
+    public func cancel() {
+        guard !cancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        connection.removeMatch(id: id, rule: rule)
+    }
+
+    deinit { cancel() }
+}
+
+/// Runs a libdbus call that reports failure through a `DBusError*`, freeing that error and
+/// throwing it as a ``BusError``.
+func withBusError<T>(_ body: (UnsafeMutablePointer<DBusError>) -> T?) throws(BusError) -> T {
+    var error = DBusError()
+    dbus_error_init(&error)
+    if let result = body(&error) {
+        dbus_error_free(&error)
+        return result
+    }
+    throw BusError(consuming: &error)
+}
+
+extension BusError {
+    /// Takes the name and message out of a set `DBusError` and frees it.
+    init(consuming error: inout DBusError) {
+        let name = error.name.map { String(cString: $0) } ?? ErrorName.failed.rawValue
+        let message = error.message.map { String(cString: $0) } ?? ""
+        dbus_error_free(&error)
+        self.init((try? ErrorName(name)) ?? .failed, message)
+    }
+}

@@ -1,0 +1,191 @@
+internal import CDBus
+
+/// A message received from the bus, read completely into Swift values.
+///
+/// Reading happens on the connection's own thread, so a `BusMessage` holds no libdbus handle
+/// and can travel anywhere.
+public struct BusMessage: Sendable {
+    public enum Kind: Sendable, Hashable {
+        case methodCall, methodReturn, error, signal
+    }
+
+    public var kind: Kind
+    public var serial: UInt32
+    /// For replies and errors: the serial of the call they answer.
+    public var replySerial: UInt32
+    /// The sender's unique name (`:1.42`), as stamped by the bus — never a well-known name.
+    public var sender: String?
+    public var destination: String?
+    public var path: ObjectPath?
+    public var interface: InterfaceName?
+    public var member: MemberName?
+    public var errorName: ErrorName?
+    public var signature: Signature
+    public var arguments: [DBusValue]
+    /// `false` when a method call was sent with `NO_REPLY_EXPECTED`.
+    public var expectsReply: Bool
+
+    /// The error an error reply carries (its name, and its first string argument as the message).
+    public var error: BusError? {
+        guard kind == .error else { return nil }
+        let text = (try? arguments.first?.string()) ?? ""
+        return BusError(errorName ?? .failed, text)
+    }
+
+    public init(
+        kind: Kind, serial: UInt32 = 0, replySerial: UInt32 = 0, sender: String? = nil,
+        destination: String? = nil, path: ObjectPath? = nil, interface: InterfaceName? = nil,
+        member: MemberName? = nil, errorName: ErrorName? = nil, arguments: [DBusValue] = [],
+        expectsReply: Bool = true
+    ) {
+        self.kind = kind
+        self.serial = serial
+        self.replySerial = replySerial
+        self.sender = sender
+        self.destination = destination
+        self.path = path
+        self.interface = interface
+        self.member = member
+        self.errorName = errorName
+        self.arguments = arguments
+        self.signature = Signature.sequence(arguments.map(\.signature))
+        self.expectsReply = expectsReply
+    }
+
+    private static func text(_ pointer: UnsafePointer<CChar>?) -> String? {
+        pointer.map { String(cString: $0) }
+    }
+
+    /// Reads a libdbus message. The handle stays owned by the caller.
+    ///
+    /// The corresponding libdbus calls are the `dbus_message_get_*` accessors.
+    init(reading message: OpaquePointer) throws(MarshallingError) {
+        switch dbus_message_get_type(message) {
+        case cdbus_message_type_method_call: kind = .methodCall
+        case cdbus_message_type_method_return: kind = .methodReturn
+        case cdbus_message_type_error: kind = .error
+        default: kind = .signal
+        }
+        serial = dbus_message_get_serial(message)
+        replySerial = dbus_message_get_reply_serial(message)
+        sender = Self.text(dbus_message_get_sender(message))
+        destination = Self.text(dbus_message_get_destination(message))
+        path = Self.text(dbus_message_get_path(message)).map(ObjectPath.init(validated:))
+        interface = Self.text(dbus_message_get_interface(message)).map(InterfaceName.init(validated:))
+        member = Self.text(dbus_message_get_member(message)).map(MemberName.init(validated:))
+        errorName = Self.text(dbus_message_get_error_name(message)).map(ErrorName.init(validated:))
+        signature = Signature(validated: Self.text(dbus_message_get_signature(message)) ?? "")
+        expectsReply = dbus_message_get_no_reply(message) == 0
+        arguments = try Marshalling.read(message)
+    }
+}
+
+/// A method call to send.
+public struct MethodCall: Sendable {
+    public var destination: BusName?
+    public var path: ObjectPath
+    public var interface: InterfaceName?
+    public var member: MemberName
+    public var arguments: [DBusValue]
+    /// Whether the bus may start the destination service to deliver this call (bus activation).
+    public var allowsAutoStart: Bool
+
+    public init(
+        destination: BusName?, path: ObjectPath, interface: InterfaceName?, member: MemberName,
+        arguments: [DBusValue] = [], allowsAutoStart: Bool = true
+    ) {
+        self.destination = destination
+        self.path = path
+        self.interface = interface
+        self.member = member
+        self.arguments = arguments
+        self.allowsAutoStart = allowsAutoStart
+    }
+}
+
+/// A signal to emit.
+public struct SignalEmission: Sendable {
+    public var path: ObjectPath
+    public var interface: InterfaceName
+    public var member: MemberName
+    public var arguments: [DBusValue]
+    /// For a unicast signal; `nil` broadcasts to every matching subscriber.
+    public var destination: BusName?
+
+    public init(path: ObjectPath, interface: InterfaceName, member: MemberName, arguments: [DBusValue] = [], destination: BusName? = nil) {
+        self.path = path
+        self.interface = interface
+        self.member = member
+        self.arguments = arguments
+        self.destination = destination
+    }
+}
+
+/// Where a reply goes: the caller and the serial of its call.
+struct ReplyAddress: Sendable {
+    var serial: UInt32
+    var sender: String?
+}
+
+/// What the connection's thread turns into a libdbus message and sends.
+enum Outgoing: Sendable {
+    case methodCall(MethodCall, expectsReply: Bool)
+    case signal(SignalEmission)
+    case reply(ReplyAddress, [DBusValue])
+    case error(ReplyAddress, BusError)
+
+    /// Builds the libdbus message; the caller owns (and must unref) the result.
+    ///
+    /// The corresponding libdbus calls are `dbus_message_new_method_call`, `dbus_message_new_signal`
+    /// and `dbus_message_new` with the header setters. Returns `nil` only when memory runs out.
+    func makeMessage() -> OpaquePointer? {
+        let message: OpaquePointer?
+        let arguments: [DBusValue]
+        switch self {
+        case .methodCall(let call, let expectsReply):
+            message = dbus_message_new_method_call(
+                call.destination?.rawValue, call.path.rawValue, call.interface?.rawValue, call.member.rawValue)
+            if let message {
+                dbus_message_set_auto_start(message, call.allowsAutoStart ? 1 : 0)
+                dbus_message_set_no_reply(message, expectsReply ? 0 : 1)
+            }
+            arguments = call.arguments
+        case .signal(let signal):
+            message = dbus_message_new_signal(signal.path.rawValue, signal.interface.rawValue, signal.member.rawValue)
+            if let message, let destination = signal.destination {
+                dbus_message_set_destination(message, destination.rawValue)
+            }
+            arguments = signal.arguments
+        case .reply(let address, let values):
+            message = dbus_message_new(cdbus_message_type_method_return)
+            if let message { Self.address(message, to: address) }
+            arguments = values
+        case .error(let address, let error):
+            message = dbus_message_new(cdbus_message_type_error)
+            if let message {
+                Self.address(message, to: address)
+                dbus_message_set_error_name(message, error.name.rawValue)
+            }
+            arguments = [.string(error.message.replacingNULs())]
+        }
+        guard let message else { return nil }
+        guard Marshalling.append(arguments, to: message) else {
+            dbus_message_unref(message)
+            return nil
+        }
+        return message
+    }
+
+    private static func address(_ message: OpaquePointer, to address: ReplyAddress) {
+        dbus_message_set_no_reply(message, 1)
+        dbus_message_set_reply_serial(message, address.serial)
+        if let sender = address.sender { dbus_message_set_destination(message, sender) }
+    }
+}
+
+extension String {
+    /// D-Bus strings cannot carry NUL; error messages are ours to clean rather than to drop.
+    func replacingNULs() -> String {
+        utf8.contains(0) ? String(decoding: utf8.map { $0 == 0 ? UInt8(ascii: "?") : $0 }, as: UTF8.self) : self
+    }
+}

@@ -1,0 +1,202 @@
+internal import CDBus
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The part of a ``BusConnection`` that lives on its loop's thread: the libdbus handle, calls
+/// waiting for replies, signal handlers and exported objects.
+///
+/// Messages are pulled, not dispatched through libdbus callbacks: after every wake-up the loop
+/// reads what the socket has and pops every queued message, routing each in Swift.
+// @unchecked Sendable: references travel between threads only to be handed back to the loop
+// (inside `EventLoop.execute` work); every member is read and written on the loop's thread alone.
+final class ConnectionCore: @unchecked Sendable {
+    private var raw: OpaquePointer?
+    private unowned let loop: EventLoop
+    private var pending: [UInt32: Pending] = [:]
+    private var handlers: [(id: UInt64, rule: MatchRule, handler: @Sendable (BusMessage) -> Void)] = []
+    private var nextHandlerID: UInt64 = 0
+    private var watchID: UInt64?
+    var disconnectHandlers: [@Sendable () -> Void] = []
+    var objects = ObjectTable()
+
+    private struct Pending {
+        var timer: UInt64
+        var completion: @Sendable (Result<BusMessage, BusError>) -> Void
+    }
+
+    /// The loop, for invocations that answer from other threads.
+    var loopForInvocations: EventLoop { loop }
+
+    init(raw: OpaquePointer, loop: EventLoop) {
+        self.raw = raw
+        self.loop = loop
+    }
+
+    deinit {
+        if let raw {
+            dbus_connection_close(raw)
+            dbus_connection_unref(raw)
+        }
+    }
+
+    /// Starts watching the socket. Runs on the loop's thread.
+    ///
+    /// The corresponding libdbus call is `dbus_connection_get_unix_fd`.
+    func start() {
+        guard let raw else { return }
+        var descriptor: Int32 = -1
+        guard dbus_connection_get_unix_fd(raw, &descriptor) != 0 else {
+            shutDown(reason: BusError(.disconnected, "the connection has no socket"))
+            return
+        }
+        watchID = loop.watch(descriptor, events: { [unowned self] in
+            // Ask for POLLOUT only while libdbus has bytes queued, or poll would spin.
+            guard let raw = self.raw else { return 0 }
+            return Int16(POLLIN) | (dbus_connection_has_messages_to_send(raw) != 0 ? Int16(POLLOUT) : 0)
+        }, handler: { [unowned self] _ in
+            self.readAndWrite()
+        })
+        loop.afterEachWakeUp { [unowned self] in self.drain() }
+        loop.onStop { [unowned self] in self.shutDown(reason: BusError(.disconnected, "the connection was closed")) }
+    }
+
+    /// Moves bytes between the socket and libdbus's queues without blocking.
+    ///
+    /// The corresponding libdbus call is `dbus_connection_read_write` with a zero timeout.
+    private func readAndWrite() {
+        guard let raw else { return }
+        if dbus_connection_read_write(raw, 0) == 0 || dbus_connection_get_is_connected(raw) == 0 {
+            drain()
+            busWentAway()
+        }
+    }
+
+    /// Routes every message libdbus has queued.
+    ///
+    /// The corresponding libdbus call is `dbus_connection_pop_message`.
+    private func drain() {
+        while let raw, let message = dbus_connection_pop_message(raw) {
+            route(message)
+            dbus_message_unref(message)
+        }
+    }
+
+    private func route(_ message: OpaquePointer) {
+        let type = dbus_message_get_type(message)
+        if type == cdbus_message_type_method_return || type == cdbus_message_type_error {
+            // A reply nobody waits for any more (it timed out) is dropped unread.
+            guard let waiting = pending.removeValue(forKey: dbus_message_get_reply_serial(message)) else { return }
+            loop.cancelTimer(waiting.timer)
+            do {
+                let reply = try BusMessage(reading: message)
+                waiting.completion(reply.error.map { .failure($0) } ?? .success(reply))
+            } catch {
+                waiting.completion(.failure(BusError(.failed, "unreadable reply: \(error.reason)")))
+            }
+            return
+        }
+        let decoded: BusMessage
+        do {
+            decoded = try BusMessage(reading: message)
+        } catch {
+            if type == cdbus_message_type_method_call, dbus_message_get_no_reply(message) == 0 {
+                let address = ReplyAddress(serial: dbus_message_get_serial(message),
+                                           sender: dbus_message_get_sender(message).map { String(cString: $0) })
+                send(.error(address, .invalidArgs(error.reason)))
+            }
+            return
+        }
+        switch decoded.kind {
+        case .signal:
+            if decoded.interface == "org.freedesktop.DBus.Local", decoded.member == "Disconnected" {
+                busWentAway()
+                return
+            }
+            for entry in handlers where entry.rule.matches(decoded) { entry.handler(decoded) }
+        case .methodCall:
+            if let answer = objects.handle(decoded, connection: self) { send(answer) }
+        default:
+            break
+        }
+    }
+
+    // MARK: Sending
+
+    /// Sends `outgoing`; returns its serial, or `nil` when the connection is gone or memory ran out.
+    ///
+    /// The corresponding libdbus call is `dbus_connection_send`; it queues the message and writes
+    /// what the socket takes now, the rest when poll says the socket is writable.
+    @discardableResult
+    func send(_ outgoing: Outgoing) -> UInt32? {
+        guard let raw, let message = outgoing.makeMessage() else { return nil }
+        defer { dbus_message_unref(message) }
+        var serial: UInt32 = 0
+        guard dbus_connection_send(raw, message, &serial) != 0 else { return nil }
+        return serial
+    }
+
+    func send(_ call: MethodCall, timeout: Int64, completion: @escaping @Sendable (Result<BusMessage, BusError>) -> Void) {
+        guard raw != nil else {
+            completion(.failure(BusError(.disconnected, "the connection is closed")))
+            return
+        }
+        guard let serial = send(.methodCall(call, expectsReply: true)) else {
+            completion(.failure(BusError(.noMemory, "could not send \(call.member)")))
+            return
+        }
+        let member = call.member
+        let timer = loop.schedule(after: .microseconds(timeout)) { [unowned self] in
+            guard let expired = self.pending.removeValue(forKey: serial) else { return }
+            expired.completion(.failure(BusError(.noReply, "no reply to \(member) within \(timeout / 1000) ms")))
+        }
+        pending[serial] = Pending(timer: timer, completion: completion)
+    }
+
+    // MARK: Handlers
+
+    func addHandler(_ rule: MatchRule, _ handler: @escaping @Sendable (BusMessage) -> Void) -> UInt64 {
+        guard raw != nil else { return 0 }
+        nextHandlerID += 1
+        handlers.append((nextHandlerID, rule, handler))
+        return nextHandlerID
+    }
+
+    func removeHandler(_ id: UInt64) {
+        handlers.removeAll { $0.id == id }
+    }
+
+    func emitPropertiesChanged(path: ObjectPath, interface: InterfaceName, names: [MemberName]) {
+        guard let signal = objects.propertiesChanged(path: path, interface: interface, names: names) else { return }
+        send(.signal(signal))
+    }
+
+    // MARK: Ending
+
+    private func busWentAway() {
+        guard raw != nil else { return }
+        let handlers = disconnectHandlers
+        shutDown(reason: BusError(.disconnected, "the bus connection was lost"))
+        for handler in handlers { handler() }
+    }
+
+    /// Fails what waits, drops handlers and closes the handle. Runs on the loop's thread.
+    func shutDown(reason: BusError) {
+        guard let raw else { return }
+        if dbus_connection_get_is_connected(raw) != 0 { dbus_connection_flush(raw) }
+        dbus_connection_close(raw)
+        dbus_connection_unref(raw)
+        self.raw = nil
+        if let watchID { loop.unwatch(watchID) }
+        let waiting = pending
+        pending.removeAll()
+        for (_, call) in waiting {
+            loop.cancelTimer(call.timer)
+            call.completion(.failure(reason))
+        }
+        handlers.removeAll()
+        disconnectHandlers.removeAll()
+        objects = ObjectTable()
+        loop.quit()
+    }
+}

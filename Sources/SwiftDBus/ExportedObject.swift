@@ -1,0 +1,105 @@
+/// An object this connection serves, declared once as data: its interfaces' methods, properties
+/// and signals. Introspection XML, `Properties` and signature checks are all derived from it.
+public struct ExportedObject: Sendable {
+    public var path: ObjectPath
+    public var interfaces: [ExportedInterface]
+
+    public init(path: ObjectPath, interfaces: [ExportedInterface]) {
+        self.path = path
+        self.interfaces = interfaces
+    }
+}
+
+/// One interface of an ``ExportedObject``.
+public struct ExportedInterface: Sendable {
+    public var name: InterfaceName
+    public var methods: [ExportedMethod]
+    public var properties: [ExportedProperty]
+    public var signals: [ExportedSignal]
+
+    public init(name: InterfaceName, methods: [ExportedMethod] = [], properties: [ExportedProperty] = [], signals: [ExportedSignal] = []) {
+        self.name = name
+        self.methods = methods
+        self.properties = properties
+        self.signals = signals
+    }
+}
+
+/// A named, typed argument of a method or signal.
+public struct Argument: Sendable, Hashable {
+    public var name: String
+    public var signature: Signature
+    public init(_ name: String, _ signature: Signature) {
+        self.name = name
+        self.signature = signature
+    }
+}
+
+/// A method: a call whose arguments do not match `inputs` is answered with `InvalidArgs` before
+/// the handler runs. The handler runs on the connection's thread and must not block; it answers
+/// through the ``MethodInvocation``, now or later.
+public struct ExportedMethod: Sendable {
+    public var name: MemberName
+    public var inputs: [Argument]
+    public var outputs: [Argument]
+    public var handler: @Sendable (MethodInvocation) -> Void
+
+    public init(_ name: MemberName, inputs: [Argument] = [], outputs: [Argument] = [], handler: @escaping @Sendable (MethodInvocation) -> Void) {
+        self.name = name
+        self.inputs = inputs
+        self.outputs = outputs
+        self.handler = handler
+    }
+
+    var inputSignature: Signature { .sequence(inputs.map(\.signature)) }
+    var outputSignature: Signature { .sequence(outputs.map(\.signature)) }
+}
+
+/// A property. `get` and `set` run on the connection's thread and must not block. After a
+/// change — through `Set` or otherwise — the owner calls
+/// ``BusConnection/emitPropertiesChanged(path:interface:names:)``.
+public struct ExportedProperty: Sendable {
+    public enum Access: String, Sendable {
+        case read, write, readwrite
+    }
+
+    /// How changes are announced, as the `org.freedesktop.DBus.Property.EmitsChangedSignal`
+    /// annotation says.
+    public enum ChangeSignal: String, Sendable {
+        /// `PropertiesChanged` carries the new value.
+        case emits = "true"
+        /// `PropertiesChanged` names the property as invalidated, without a value.
+        case invalidates
+        /// Never announced.
+        case none = "false"
+    }
+
+    public var name: MemberName
+    public var signature: Signature
+    public var access: Access
+    public var changeSignal: ChangeSignal
+    public var get: @Sendable () -> DBusValue
+    public var set: (@Sendable (DBusValue) throws(BusError) -> Void)?
+
+    public init(
+        _ name: MemberName, signature: Signature, changeSignal: ChangeSignal = .emits,
+        get: @escaping @Sendable () -> DBusValue, set: (@Sendable (DBusValue) throws(BusError) -> Void)? = nil
+    ) {
+        self.name = name
+        self.signature = signature
+        self.access = set == nil ? .read : .readwrite
+        self.changeSignal = changeSignal
+        self.get = get
+        self.set = set
+    }
+}
+
+/// A signal the object emits; declared so introspection lists it.
+public struct ExportedSignal: Sendable {
+    public var name: MemberName
+    public var arguments: [Argument]
+    public init(_ name: MemberName, arguments: [Argument] = []) {
+        self.name = name
+        self.arguments = arguments
+    }
+}

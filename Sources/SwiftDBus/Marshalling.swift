@@ -1,0 +1,237 @@
+internal import CDBus
+
+/// A value that cannot be put into a message: a string holding NUL, an array element of the
+/// wrong type, nesting deeper than D-Bus allows, or a type this layer does not carry (`h`).
+public struct MarshallingError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var reason: String
+    public var description: String { reason }
+}
+
+/// Moves ``DBusValue``s in and out of libdbus messages through `DBusMessageIter`.
+///
+/// Values are checked completely before the first byte is appended, so a bad value never leaves
+/// a half-built message behind.
+enum Marshalling {
+    /// D-Bus allows 32 levels of arrays plus 32 of structs; 64 in all bounds variants too.
+    static let maximumDepth = 64
+
+    static func check(_ values: [DBusValue]) throws(MarshallingError) {
+        for value in values { try check(value, depth: 0) }
+        let whole = Signature.sequence(values.map(\.signature))
+        guard whole.rawValue.withCString({ dbus_signature_validate($0, nil) }) != 0 else {
+            throw MarshallingError(reason: "the values' signature '\(whole)' is not valid (nested too deeply?)")
+        }
+    }
+
+    private static func check(_ value: DBusValue, depth: Int) throws(MarshallingError) {
+        guard depth <= maximumDepth else { throw MarshallingError(reason: "values nested more than \(maximumDepth) deep") }
+        switch value {
+        case .string(let s):
+            if s.utf8.contains(0) { throw MarshallingError(reason: "a D-Bus string cannot contain NUL") }
+        case .array(let element, let items):
+            guard element.isSingleCompleteType else {
+                throw MarshallingError(reason: "array element signature '\(element)' is not one complete type")
+            }
+            for item in items {
+                guard item.signature == element else {
+                    throw MarshallingError(reason: "array of '\(element)' holds a '\(item.signature)'")
+                }
+                try check(item, depth: depth + 1)
+            }
+        case .dictionary(let key, let valueType, let entries):
+            guard key.rawValue.count == 1, key.rawValue != "v", valueType.isSingleCompleteType else {
+                throw MarshallingError(reason: "dictionary key '\(key)' must be a basic type and '\(valueType)' one complete type")
+            }
+            for entry in entries {
+                guard entry.key.signature == key, entry.value.signature == valueType else {
+                    throw MarshallingError(reason: "dictionary a{\(key)\(valueType)} holds an entry {\(entry.key.signature)\(entry.value.signature)}")
+                }
+                try check(entry.key, depth: depth + 2)
+                try check(entry.value, depth: depth + 2)
+            }
+        case .structure(let fields):
+            guard !fields.isEmpty else { throw MarshallingError(reason: "a struct needs at least one field") }
+            for field in fields { try check(field, depth: depth + 1) }
+        case .variant(let inner):
+            try check(inner, depth: depth + 1)
+        default:
+            break
+        }
+    }
+
+    /// Appends already-checked values to `message`.
+    ///
+    /// The corresponding libdbus calls are `dbus_message_iter_init_append`,
+    /// `dbus_message_iter_append_basic` and `dbus_message_iter_open_container`/`close_container`.
+    /// They fail only when memory runs out.
+    static func append(_ values: [DBusValue], to message: OpaquePointer) -> Bool {
+        var iterator = DBusMessageIter()
+        dbus_message_iter_init_append(message, &iterator)
+        for value in values where !append(value, to: &iterator) { return false }
+        return true
+    }
+
+    private static func appendBasic<T: BitwiseCopyable>(_ value: T, type: Int32, to iterator: inout DBusMessageIter) -> Bool {
+        var copy = value
+        return withUnsafeMutablePointer(to: &copy) { dbus_message_iter_append_basic(&iterator, type, $0) } != 0
+    }
+
+    private static func appendText(_ text: String, type: Int32, to iterator: inout DBusMessageIter) -> Bool {
+        text.withCString { pointer in
+            var p: UnsafePointer<CChar>? = pointer
+            return dbus_message_iter_append_basic(&iterator, type, &p) != 0
+        }
+    }
+
+    private static func append(_ value: DBusValue, to iterator: inout DBusMessageIter) -> Bool {
+        switch value {
+        case .byte(let v): return appendBasic(v, type: cdbus_type_byte, to: &iterator)
+        case .boolean(let v): return appendBasic(dbus_bool_t(v ? 1 : 0), type: cdbus_type_boolean, to: &iterator)
+        case .int16(let v): return appendBasic(v, type: cdbus_type_int16, to: &iterator)
+        case .uint16(let v): return appendBasic(v, type: cdbus_type_uint16, to: &iterator)
+        case .int32(let v): return appendBasic(v, type: cdbus_type_int32, to: &iterator)
+        case .uint32(let v): return appendBasic(v, type: cdbus_type_uint32, to: &iterator)
+        case .int64(let v): return appendBasic(v, type: cdbus_type_int64, to: &iterator)
+        case .uint64(let v): return appendBasic(v, type: cdbus_type_uint64, to: &iterator)
+        case .double(let v): return appendBasic(v, type: cdbus_type_double, to: &iterator)
+        case .string(let v): return appendText(v, type: cdbus_type_string, to: &iterator)
+        case .objectPath(let v): return appendText(v.rawValue, type: cdbus_type_object_path, to: &iterator)
+        case .signature(let v): return appendText(v.rawValue, type: cdbus_type_signature, to: &iterator)
+        case .array(let element, let items):
+            return withContainer(cdbus_type_array, signature: element.rawValue, in: &iterator) { sub in
+                for item in items where !append(item, to: &sub) { return false }
+                return true
+            }
+        case .dictionary(let key, let valueType, let entries):
+            return withContainer(cdbus_type_array, signature: "{" + key.rawValue + valueType.rawValue + "}", in: &iterator) { sub in
+                for entry in entries {
+                    let ok = withContainer(cdbus_type_dict_entry, signature: nil, in: &sub) { pair in
+                        append(entry.key, to: &pair) && append(entry.value, to: &pair)
+                    }
+                    if !ok { return false }
+                }
+                return true
+            }
+        case .structure(let fields):
+            return withContainer(cdbus_type_struct, signature: nil, in: &iterator) { sub in
+                for field in fields where !append(field, to: &sub) { return false }
+                return true
+            }
+        case .variant(let inner):
+            return withContainer(cdbus_type_variant, signature: inner.signature.rawValue, in: &iterator) { sub in
+                append(inner, to: &sub)
+            }
+        }
+    }
+
+    private static func withContainer(
+        _ type: Int32, signature: String?, in iterator: inout DBusMessageIter,
+        _ body: (inout DBusMessageIter) -> Bool
+    ) -> Bool {
+        var sub = DBusMessageIter()
+        let opened: Bool
+        if let signature {
+            opened = signature.withCString { dbus_message_iter_open_container(&iterator, type, $0, &sub) } != 0
+        } else {
+            opened = dbus_message_iter_open_container(&iterator, type, nil, &sub) != 0
+        }
+        guard opened else { return false }
+        guard body(&sub) else {
+            dbus_message_iter_abandon_container(&iterator, &sub)
+            return false
+        }
+        return dbus_message_iter_close_container(&iterator, &sub) != 0
+    }
+
+    // MARK: Reading
+
+    /// Reads every argument of `message`.
+    ///
+    /// The corresponding libdbus calls are `dbus_message_iter_init`, `dbus_message_iter_get_basic`
+    /// and `dbus_message_iter_recurse`. libdbus has validated the message, so the only thing that
+    /// can fail here is a type this layer does not carry (a Unix fd).
+    static func read(_ message: OpaquePointer) throws(MarshallingError) -> [DBusValue] {
+        var iterator = DBusMessageIter()
+        guard dbus_message_iter_init(message, &iterator) != 0 else { return [] }
+        return try readAll(&iterator)
+    }
+
+    private static func readAll(_ iterator: inout DBusMessageIter) throws(MarshallingError) -> [DBusValue] {
+        var values: [DBusValue] = []
+        while dbus_message_iter_get_arg_type(&iterator) != cdbus_type_invalid {
+            values.append(try read(&iterator))
+            dbus_message_iter_next(&iterator)
+        }
+        return values
+    }
+
+    private static func basic<T: BitwiseCopyable>(_ iterator: inout DBusMessageIter, _ initial: T) -> T {
+        var value = initial
+        withUnsafeMutablePointer(to: &value) { dbus_message_iter_get_basic(&iterator, $0) }
+        return value
+    }
+
+    private static func text(_ iterator: inout DBusMessageIter) -> String {
+        var pointer: UnsafePointer<CChar>? = nil
+        dbus_message_iter_get_basic(&iterator, &pointer)
+        guard let pointer else { return "" }
+        return String(cString: pointer)
+    }
+
+    private static func currentSignature(_ iterator: inout DBusMessageIter) -> String {
+        guard let raw = dbus_message_iter_get_signature(&iterator) else { return "" }
+        defer { dbus_free(raw) }
+        return String(cString: raw)
+    }
+
+    private static func read(_ iterator: inout DBusMessageIter) throws(MarshallingError) -> DBusValue {
+        let type = dbus_message_iter_get_arg_type(&iterator)
+        switch type {
+        case cdbus_type_byte: return .byte(basic(&iterator, UInt8(0)))
+        case cdbus_type_boolean: return .boolean(basic(&iterator, dbus_bool_t(0)) != 0)
+        case cdbus_type_int16: return .int16(basic(&iterator, Int16(0)))
+        case cdbus_type_uint16: return .uint16(basic(&iterator, UInt16(0)))
+        case cdbus_type_int32: return .int32(basic(&iterator, Int32(0)))
+        case cdbus_type_uint32: return .uint32(basic(&iterator, UInt32(0)))
+        case cdbus_type_int64: return .int64(basic(&iterator, Int64(0)))
+        case cdbus_type_uint64: return .uint64(basic(&iterator, UInt64(0)))
+        case cdbus_type_double: return .double(basic(&iterator, Double(0)))
+        case cdbus_type_string: return .string(text(&iterator))
+        case cdbus_type_object_path: return .objectPath(ObjectPath(validated: text(&iterator)))
+        case cdbus_type_signature: return .signature(Signature(validated: text(&iterator)))
+        case cdbus_type_variant:
+            var sub = DBusMessageIter()
+            dbus_message_iter_recurse(&iterator, &sub)
+            return .variant(try read(&sub))
+        case cdbus_type_struct:
+            var sub = DBusMessageIter()
+            dbus_message_iter_recurse(&iterator, &sub)
+            return .structure(try readAll(&sub))
+        case cdbus_type_array:
+            // "a{sv}" → element "{sv}"; libdbus has validated it, so the shape is known.
+            let element = String(currentSignature(&iterator).dropFirst())
+            var sub = DBusMessageIter()
+            dbus_message_iter_recurse(&iterator, &sub)
+            if element.hasPrefix("{") {
+                let inner = element.dropFirst().dropLast()
+                let key = Signature(validated: String(inner.prefix(1)))
+                let value = Signature(validated: String(inner.dropFirst()))
+                var entries: [DBusValue.DictionaryEntry] = []
+                while dbus_message_iter_get_arg_type(&sub) == cdbus_type_dict_entry {
+                    var pair = DBusMessageIter()
+                    dbus_message_iter_recurse(&sub, &pair)
+                    let k = try read(&pair)
+                    dbus_message_iter_next(&pair)
+                    let v = try read(&pair)
+                    entries.append(.init(key: k, value: v))
+                    dbus_message_iter_next(&sub)
+                }
+                return .dictionary(key: key, value: value, entries)
+            }
+            return .array(element: Signature(validated: element), try readAll(&sub))
+        default:
+            let code = UnicodeScalar(UInt8(truncatingIfNeeded: type))
+            throw MarshallingError(reason: "values of type '\(Character(code))' are not supported")
+        }
+    }
+}

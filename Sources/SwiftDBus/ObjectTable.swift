@@ -1,0 +1,147 @@
+/// The objects a connection serves, and the standard interfaces every one of them answers:
+/// `Introspectable`, `Properties` and `Peer`. Unknown objects, interfaces, methods and wrong
+/// signatures get the standard D-Bus errors.
+struct ObjectTable {
+    var objects: [ObjectPath: ExportedObject] = [:]
+
+    /// Answers a method call: an immediate answer to send, or `nil` when a handler took it over
+    /// (or the caller wants no reply).
+    func handle(_ call: BusMessage, connection core: ConnectionCore) -> Outgoing? {
+        let address = ReplyAddress(serial: call.serial, sender: call.sender)
+        let answer = dispatch(call, core: core)
+        guard call.expectsReply, let answer else { return nil }
+        switch answer {
+        case .values(let values): return .reply(address, values)
+        case .error(let error): return .error(address, error)
+        }
+    }
+
+    private enum Answer {
+        case values([DBusValue])
+        case error(BusError)
+    }
+
+    private func dispatch(_ call: BusMessage, core: ConnectionCore) -> Answer? {
+        guard let path = call.path, let member = call.member else { return .error(.failed("a method call needs a path and a member")) }
+        let interface = call.interface
+
+        if interface == .peer || (interface == nil && (member == "Ping" || member == "GetMachineId")) {
+            return peer(member, call)
+        }
+        if interface == .introspectable || (interface == nil && member == "Introspect") {
+            guard member == "Introspect" else { return .error(BusError(.unknownMethod, "no method \(member) in \(InterfaceName.introspectable)")) }
+            guard call.signature == .empty else { return .error(.invalidArgs("Introspect takes no arguments")) }
+            return .values([.string(Introspection.xml(for: path, in: objects))])
+        }
+        guard let object = objects[path] else {
+            return .error(BusError(.unknownObject, "no object at \(path)"))
+        }
+        if interface == .properties {
+            return properties(member, call, object)
+        }
+        let candidates = interface.map { name in object.interfaces.filter { $0.name == name } } ?? object.interfaces
+        if let interface, candidates.isEmpty {
+            return .error(BusError(.unknownInterface, "object \(path) has no interface \(interface)"))
+        }
+        for candidate in candidates {
+            guard let method = candidate.methods.first(where: { $0.name == member }) else { continue }
+            guard call.signature == method.inputSignature else {
+                return .error(.invalidArgs(
+                    "\(candidate.name).\(member) takes '\(method.inputSignature)', not '\(call.signature)'"))
+            }
+            let invocation = MethodInvocation(message: call, declaredReply: method.outputSignature, core: core, loop: core.loopForInvocations)
+            method.handler(invocation)
+            return nil
+        }
+        return .error(BusError(.unknownMethod, "no method \(member) in \(interface?.rawValue ?? "any interface of \(path)")"))
+    }
+
+    private func peer(_ member: MemberName, _ call: BusMessage) -> Answer {
+        guard call.signature == .empty else { return .error(.invalidArgs("\(member) takes no arguments")) }
+        switch member {
+        case "Ping": return .values([])
+        case "GetMachineId": return .values([.string(MachineID.current)])
+        default: return .error(BusError(.unknownMethod, "no method \(member) in \(InterfaceName.peer)"))
+        }
+    }
+
+    private func properties(_ member: MemberName, _ call: BusMessage, _ object: ExportedObject) -> Answer {
+        func find(_ interfaceName: String) -> Result<ExportedInterface, BusError> {
+            guard let match = object.interfaces.first(where: { $0.name.rawValue == interfaceName }) else {
+                return .failure(BusError(.unknownInterface, "object \(object.path) has no interface \(interfaceName)"))
+            }
+            return .success(match)
+        }
+        func property(_ interfaceName: String, _ name: String) -> Result<ExportedProperty, BusError> {
+            find(interfaceName).flatMap { interface in
+                guard let match = interface.properties.first(where: { $0.name.rawValue == name }) else {
+                    return .failure(BusError(.unknownProperty, "\(interfaceName) has no property \(name)"))
+                }
+                return .success(match)
+            }
+        }
+        let arguments = call.arguments
+        switch (member, call.signature.rawValue) {
+        case ("Get", "ss"):
+            guard case .string(let interfaceName) = arguments[0], case .string(let name) = arguments[1] else { break }
+            switch property(interfaceName, name) {
+            case .failure(let error): return .error(error)
+            case .success(let property):
+                guard property.access != .write else { return .error(BusError(.accessDenied, "property \(name) is write-only")) }
+                return .values([.variant(property.get())])
+            }
+        case ("GetAll", "s"):
+            guard case .string(let interfaceName) = arguments[0] else { break }
+            switch find(interfaceName) {
+            case .failure(let error): return .error(error)
+            case .success(let interface):
+                let readable = interface.properties.filter { $0.access != .write }
+                return .values([.dictionary(key: .string, value: .variant,
+                                            readable.map { .init(key: .string($0.name.rawValue), value: .variant($0.get())) })])
+            }
+        case ("Set", "ssv"):
+            guard case .string(let interfaceName) = arguments[0], case .string(let name) = arguments[1],
+                  case .variant(let value) = arguments[2] else { break }
+            switch property(interfaceName, name) {
+            case .failure(let error): return .error(error)
+            case .success(let property):
+                guard let set = property.set else { return .error(BusError(.propertyReadOnly, "property \(name) is read-only")) }
+                guard value.signature == property.signature else {
+                    return .error(.invalidArgs("property \(name) is '\(property.signature)', not '\(value.signature)'"))
+                }
+                do {
+                    try set(value)
+                    return .values([])
+                } catch {
+                    return .error(error)
+                }
+            }
+        case ("Get", _), ("GetAll", _), ("Set", _):
+            let expected = ["Get": "ss", "GetAll": "s", "Set": "ssv"][member.rawValue] ?? ""
+            return .error(.invalidArgs("\(InterfaceName.properties).\(member) takes '\(expected)', not '\(call.signature)'"))
+        default:
+            break
+        }
+        return .error(BusError(.unknownMethod, "no method \(member) in \(InterfaceName.properties)"))
+    }
+
+    /// The `PropertiesChanged` signal for `names` of an exported interface, or `nil` when none of
+    /// them is announced.
+    func propertiesChanged(path: ObjectPath, interface: InterfaceName, names: [MemberName]) -> SignalEmission? {
+        guard let object = objects[path], let declared = object.interfaces.first(where: { $0.name == interface }) else { return nil }
+        var changed: [DBusValue.DictionaryEntry] = []
+        var invalidated: [String] = []
+        for name in names {
+            guard let property = declared.properties.first(where: { $0.name == name }) else { continue }
+            switch property.changeSignal {
+            case .emits: changed.append(.init(key: .string(name.rawValue), value: .variant(property.get())))
+            case .invalidates: invalidated.append(name.rawValue)
+            case .none: break
+            }
+        }
+        guard !changed.isEmpty || !invalidated.isEmpty else { return nil }
+        return SignalEmission(
+            path: path, interface: .properties, member: "PropertiesChanged",
+            arguments: [.string(interface.rawValue), .dictionary(key: .string, value: .variant, changed), .strings(invalidated)])
+    }
+}
