@@ -35,7 +35,10 @@ public final class PrivateBus: Sendable {
     ) throws -> PrivateBus {
         let directory = try TemporaryDirectory(prefix: "PrivateBus")
         let configuration = directory.appending("bus.conf")
-        try makeConfiguration(listenIn: directory.path, serviceDirectory: serviceDirectory)
+        // Without a service directory of the test's, an empty one: nothing can be activated.
+        let services = serviceDirectory ?? directory.appending("services")
+        if serviceDirectory == nil { try FileManager.default.createDirectory(atPath: services, withIntermediateDirectories: false) }
+        try makeConfiguration(listenIn: directory.path, serviceDirectory: services)
             .write(toFile: configuration, atomically: true, encoding: .utf8)
         let daemon = try ChildProcess.launch(
             "dbus-daemon",
@@ -49,25 +52,17 @@ public final class PrivateBus: Sendable {
         return PrivateBus(address: address, directory: directory, daemon: daemon)
     }
 
-    /// The bus configuration: a session bus listening in `directory`.
-    static func makeConfiguration(listenIn directory: String, serviceDirectory: String?) -> String {
-        let serviceLine = serviceDirectory.map { "\n  <servicedir>\(xmlEscaped($0))</servicedir>" } ?? ""
-        return """
-            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-            <busconfig>
-              <type>session</type>
-              <keep_umask/>
-              <listen>unix:tmpdir=\(xmlEscaped(directory))</listen>
-              <auth>EXTERNAL</auth>\(serviceLine)
-              <policy context="default">
-                <allow send_destination="*" eavesdrop="true"/>
-                <allow eavesdrop="true"/>
-                <allow own="*"/>
-              </policy>
-            </busconfig>
-
-            """
+    /// The bus configuration: `scripts/lib/private-bus.conf.in` (shared with the shell scripts, found
+    /// from this source file's path, as tests always run from the source tree) filled in.
+    static func makeConfiguration(listenIn directory: String, serviceDirectory: String) throws -> String {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let template = root.appendingPathComponent("scripts/lib/private-bus.conf.in").path
+        guard let text = try? String(contentsOfFile: template, encoding: .utf8) else {
+            throw TestSupportError("cannot read the bus configuration template \(template)")
+        }
+        return text.replacingOccurrences(of: "@LISTEN_DIR@", with: xmlEscaped(directory))
+            .replacingOccurrences(of: "@SERVICE_DIR@", with: xmlEscaped(serviceDirectory))
     }
 
     private static func xmlEscaped(_ text: String) -> String {

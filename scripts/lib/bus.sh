@@ -2,30 +2,22 @@
 # Starting and stopping a private D-Bus session bus. Sourced by scripts/test and scripts/run.
 # Requires mb_die from deps.sh.
 
-# Starts a session-like dbus-daemon listening in DIR (created if needed), with its own
-# configuration: allow-everything policy, no standard service directories (so nothing installed on
-# this machine can be bus-activated by accident), and DIR/services as its only service directory.
+MB_LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+# Starts a session-like dbus-daemon listening in DIR (created if needed), configured from
+# private-bus.conf.in: allow-everything policy, no standard service directories (so nothing
+# installed on this machine can be bus-activated by accident), DIR/services as its only one.
 # Reads the address and pid from the daemon's --print-address/--print-pid pipe (no sleeping), then
 # exports DBUS_SESSION_BUS_ADDRESS and sets MB_BUS_PID.
 mb_start_private_bus() {
     local dir=$1 fd address pid
     mkdir -p "$dir/services"
-    cat >"$dir/bus.conf" <<CONF
-<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>session</type>
-  <keep_umask/>
-  <listen>unix:tmpdir=$dir</listen>
-  <auth>EXTERNAL</auth>
-  <servicedir>$dir/services</servicedir>
-  <policy context="default">
-    <allow send_destination="*" eavesdrop="true"/>
-    <allow eavesdrop="true"/>
-    <allow own="*"/>
-  </policy>
-</busconfig>
-CONF
+    local conf
+    conf=$(<"$MB_LIB_DIR/private-bus.conf.in")
+    # Quoted replacements: bash 5.2 would otherwise treat & in a path specially.
+    conf=${conf//@LISTEN_DIR@/"$dir"}
+    conf=${conf//@SERVICE_DIR@/"$dir/services"}
+    printf '%s\n' "$conf" >"$dir/bus.conf"
     # The daemon prints its address, then its pid, one per line, on the pipe we read from.
     exec {fd}< <(exec dbus-daemon --config-file="$dir/bus.conf" --nofork \
         --print-address=1 --print-pid=1 2>>"$dir/dbus-daemon.log" </dev/null)
