@@ -51,6 +51,8 @@ public func waitUntil(
 
 /// The `async` form of `waitUntil`: checks the async `condition` repeatedly until it returns true;
 /// throws `WaitTimeout` once `timeout` has passed. Cancellation ends the wait with CancellationError.
+/// Swift picks this form only when the closure awaits something; with a synchronous condition write
+/// `try waitUntil(…)` without `await` (the synchronous form, which blocks its thread between checks).
 public func waitUntil(
     _ description: String,
     timeout: Duration = .seconds(10),
