@@ -15,8 +15,7 @@ extension HistoryDatabase {
     func purge(
         _ scope: PurgeScope, batchSize: Int = purgeBatchSize, onBatch: ([Int64]) -> Void
     ) throws(StoreError) -> Int {
-        let (selection, values) = Self.purgeSelection(scope)
-        let text = "DELETE FROM assets WHERE id IN (\(selection) LIMIT ?) RETURNING id"
+        let (text, values) = Self.purgeSQL(scope)
         let size = Int64(max(batchSize, 1))
         var total = 0
         defer { if total > 0 { truncateWAL() } }
@@ -36,8 +35,14 @@ extension HistoryDatabase {
         }
     }
 
-    /// The ids `scope` selects, oldest first, through the index that matches the scope.
-    private static func purgeSelection(_ scope: PurgeScope) -> (String, [SQLiteValue]) {
+    /// The statement deleting one batch of what `scope` selects (the batch size is the last
+    /// parameter), oldest first, through the index that matches the scope.
+    static func purgeSQL(_ scope: PurgeScope) -> (sql: String, values: [SQLiteValue]) {
+        let (selection, values) = selection(scope)
+        return ("DELETE FROM assets WHERE id IN (\(selection) LIMIT ?) RETURNING id", values)
+    }
+
+    private static func selection(_ scope: PurgeScope) -> (String, [SQLiteValue]) {
         switch scope {
         case .app(let appID):
             return ("SELECT id FROM assets WHERE app_id = ? ORDER BY started, id", [.text(appID)])
