@@ -89,6 +89,19 @@ struct HistoryStoreQueryTests {
         #expect(seen.count == 120)
     }
 
+    @Test(arguments: [(cursorAt: 3, until: 8), (cursorAt: 8, until: 3), (cursorAt: 5, until: 5)])
+    func theTighterOfCursorAndUntilBoundsThePage(cursorAt: Int, until: Int) async throws {
+        let store = try HistoryStore.inMemory()
+        // Two assets per second, so the cursor also has a tie on `started`.
+        let assets = (0..<20).map { makeAsset("T\($0)", started: Int64($0 / 2)) }
+        let outcomes = try await store.insert(contentsOf: assets)
+        let cursorIndex = cursorAt * 2 + 1
+        let page = try await store.recent(
+            RecentQuery(until: Int64(until), limit: 100, beforeID: outcomes[cursorIndex].id))
+        let expected = (0..<20).reversed().filter { $0 < cursorIndex && $0 / 2 < until }.map { "T\($0)" }
+        #expect(page.map(\.title) == expected)
+    }
+
     @Test func anUnknownCursorIsAnError() async throws {
         let store = try HistoryStore.inMemory()
         try await fill(store, count: 3)

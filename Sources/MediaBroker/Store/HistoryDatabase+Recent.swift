@@ -50,7 +50,12 @@ extension HistoryDatabase {
             conditions.append("started >= ?")
             values.append(.integer(since))
         }
-        if let until = query.until {
+        // Both `until` and the cursor are upper bounds on `started`, and SQLite bounds the index range
+        // by only one of them, checking the other row by row; so only the tighter one is written (it
+        // implies the other): a cursor deep below `until` must not cost a walk from `until` down.
+        var cursor = cursor
+        if let until = query.until, let bound = cursor, bound.started >= until { cursor = nil }
+        if let until = query.until, cursor == nil {
             conditions.append("started < ?")
             values.append(.integer(until))
         }
