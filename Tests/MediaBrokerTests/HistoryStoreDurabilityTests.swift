@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import MediaBroker
 
@@ -59,7 +58,7 @@ struct HistoryStoreDurabilityTests {
 
     @Test func closeFinishesQueuedJobsThenRefusesNewOnes() async throws {
         let store = try HistoryStore.inMemory()
-        let finished = Mutex(0)
+        let finished = Locked(0)
         for index in 0..<20 {
             store.insert(makeAsset("T\(index)")) { result in
                 if case .success = result { finished.withLock { $0 += 1 } }

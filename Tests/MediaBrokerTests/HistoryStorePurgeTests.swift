@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import MediaBroker
 
@@ -46,7 +45,7 @@ struct HistoryStorePurgeTests {
         let store = try HistoryStore.inMemory()
         let total = HistoryStore.purgeBatchSize * 2 + 345
         let outcomes = try await fill(store, count: total, apps: ["mpv"])
-        let batches = Mutex<[[Int64]]>([])
+        let batches = Locked<[[Int64]]>([])
         let count = try await store.bridge { completion in
             store.purge(.app("mpv"), onBatch: { ids in batches.withLock { $0.append(ids) } }, completion: completion)
         }
