@@ -94,17 +94,44 @@ struct HistoryStoreDurabilityTests {
         #expect(try await reopened.recent(RecentQuery()).map(\.title) == ["Last words"])
     }
 
-    @Test func aReadOnlyFileIsReportedAsTransient() async throws {
-        // Root ignores file modes, so simulate the read-only disk with SQLite's own read-only open.
+    @Test func aReadOnlyDatabaseFailsTransientlyAndTheRetrySucceeds() async throws {
+        let store = try HistoryStore.inMemory()
+        // Root ignores file modes; `query_only` makes SQLite itself refuse writes with SQLITE_READONLY.
+        try await store.inspect { database throws(SQLiteError) in try database.connection.execute("PRAGMA query_only = ON") }
+        let failure = await #expect(throws: StoreError.self) { try await store.insert(makeAsset()) }
+        guard case .readOnly? = failure else { Issue.record("expected .readOnly, got \(String(describing: failure))"); return }
+        #expect(failure?.isTransient == true)
+        try await store.inspect { database throws(SQLiteError) in try database.connection.execute("PRAGMA query_only = OFF") }
+        #expect(try await store.insert(makeAsset()).wasNew)
+    }
+
+    @Test func aFullDiskFailsTransientlyLeavesTheFileIntactAndTheRetrySucceeds() async throws {
         let folder = try TemporaryFolder()
-        let path = folder.file("history.db")
-        try HistoryStore(path: path).close()
-        let error = SQLiteError(code: .init(rawValue: 8), message: "attempt to write a readonly database")
-        let mapped = StoreError(error, path: path)
-        #expect(mapped == .readOnly(error) && mapped.isTransient)
-        #expect(StoreError(SQLiteError(code: .full, message: "full"), path: path).isTransient)
-        #expect(StoreError(SQLiteError(code: .init(rawValue: 10 | (3 << 8)), message: "write"), path: path)
-            == .ioFailure(SQLiteError(code: .init(rawValue: 10 | (3 << 8)), message: "write")))
-        #expect(!StoreError.corrupt(path: path, reason: "x").isTransient)
+        let store = try HistoryStore(path: folder.file("history.db"))
+        try await fill(store, count: 10)
+        // Cap the file at its current size: the next pages cannot be had, as on a full disk.
+        try await store.inspect { database throws(SQLiteError) in
+            let pages = try database.connection.scalarInt("PRAGMA page_count") ?? 0
+            try database.connection.execute("PRAGMA max_page_count = \(pages)")
+        }
+        let batch = (0..<500).map { makeAsset("Big \($0)", started: Int64($0)) }
+        let failure = await #expect(throws: StoreError.self) { try await store.insert(contentsOf: batch) }
+        guard case .diskFull? = failure else { Issue.record("expected .diskFull, got \(String(describing: failure))"); return }
+        #expect(failure?.isTransient == true)
+        #expect(try await store.count() == 10)
+        #expect(try await store.pragma("PRAGMA quick_check") == "ok")
+        try await store.inspect { database throws(SQLiteError) in
+            try database.connection.execute("PRAGMA max_page_count = 1000000")
+        }
+        #expect(try await store.insert(contentsOf: batch).count == 500)
+        #expect(try await store.count() == 510)
+    }
+
+    @Test func ioErrorsAreTheirOwnTransientCase() {
+        let ioWrite = SQLiteError(code: .init(rawValue: 10 | (3 << 8)), message: "disk I/O error")  // SQLITE_IOERR_WRITE
+        #expect(StoreError(ioWrite, path: "x") == .ioFailure(ioWrite))
+        #expect(StoreError(ioWrite, path: "x").isTransient)
+        #expect(!StoreError.corrupt(path: "x", reason: "damaged").isTransient)
+        #expect(StoreError.fileSystem(path: "x", operation: "open", errno: ENOSPC).isTransient)
     }
 }

@@ -1,3 +1,5 @@
+internal import Glibc
+
 /// Why the history store could not do what was asked.
 public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// An SQLite failure not covered by a more specific case.
@@ -28,7 +30,8 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .readOnly, .diskFull, .ioFailure: return true
         case .sqlite(let error): return error.code.primary == .busy || error.code.primary == .locked
-        case .corrupt, .newerSchema, .unknownCursor, .closed, .fileSystem, .threadUnavailable: return false
+        case .fileSystem(_, _, let code): return [ENOSPC, EDQUOT, EROFS, EIO].contains(code)
+        case .corrupt, .newerSchema, .unknownCursor, .closed, .threadUnavailable: return false
         }
     }
 
