@@ -68,6 +68,15 @@ extension HistoryStore {
         }
     }
 
+    /// What `EXPLAIN QUERY PLAN` says of `sql`, one line per step.
+    func queryPlan(_ sql: String) async throws(StoreError) -> [String] {
+        try await inspect { database throws(SQLiteError) in
+            try database.connection.prepare("EXPLAIN QUERY PLAN " + sql).use { statement throws(SQLiteError) in
+                try statement.rows { $0.text(at: 3) ?? "" }
+            }
+        }
+    }
+
     /// The first column of the first row of `sql`, on the store's connection.
     func pragma(_ sql: String) async throws(StoreError) -> String? {
         try await inspect { database throws(SQLiteError) in try database.connection.scalarText(sql) }

@@ -25,11 +25,7 @@ struct HistoryStoreQueryPlanTests {
         let store = try HistoryStore.inMemory()
         try await fill(store, count: 50, apps: ["mpv", "vlc"])
         let text = HistoryDatabase.recentSQL(query, cursor: withCursor ? (5, 5) : nil, limit: 50).sql
-        let plan = try await store.inspect { database throws(SQLiteError) in
-            try database.connection.prepare("EXPLAIN QUERY PLAN " + text).use { statement throws(SQLiteError) in
-                try statement.rows { $0.text(at: 3) ?? "" }
-            }
-        }
+        let plan = try await store.queryPlan(text)
         let joined = plan.joined(separator: " | ")
         let expectedIndex = query.appID == nil ? "assets_by_started" : "assets_by_app"
         #expect(joined.contains("USING INDEX \(expectedIndex)"), "\(name): \(joined)")
@@ -43,11 +39,7 @@ struct HistoryStoreQueryPlanTests {
     @Test func theCursorBoundIsPartOfTheIndexRange() async throws {
         let store = try HistoryStore.inMemory()
         let text = HistoryDatabase.recentSQL(RecentQuery(), cursor: (5, 5), limit: 50).sql
-        let plan = try await store.inspect { database throws(SQLiteError) in
-            try database.connection.prepare("EXPLAIN QUERY PLAN " + text).use { statement throws(SQLiteError) in
-                try statement.rows { $0.text(at: 3) ?? "" }
-            }
-        }
+        let plan = try await store.queryPlan(text)
         // SQLite 3.40 bounds the index by the row value's first column (the `id` half is the rowid,
         // checked only on the rows that share the cursor's `started`); paging tests pin the ties.
         #expect(plan == ["SEARCH assets USING INDEX assets_by_started (started<?)"], "\(plan)")
@@ -57,21 +49,14 @@ struct HistoryStoreQueryPlanTests {
     func purgeAndRetentionSelectThroughAnIndex(_ scope: PurgeScope) async throws {
         let store = try HistoryStore.inMemory()
         let text = HistoryDatabase.purgeSQL(scope).sql
-        let plan = try await store.inspect { database throws(SQLiteError) in
-            try database.connection.prepare("EXPLAIN QUERY PLAN " + text).use { statement throws(SQLiteError) in
-                try statement.rows { $0.text(at: 3) ?? "" }.joined(separator: " | ")
-            }
-        }
+        let plan = try await store.queryPlan(text).joined(separator: " | ")
         #expect(plan.contains("USING INDEX") || plan.contains("USING COVERING INDEX"), "\(plan)")
         #expect(!plan.contains("TEMP B-TREE"), "\(plan)")
     }
 
     @Test func theOldestAssetIsOneIndexProbe() async throws {
         let store = try HistoryStore.inMemory()
-        let plan = try await store.inspect { database throws(SQLiteError) in
-            try database.connection.prepare("EXPLAIN QUERY PLAN SELECT min(started) FROM assets")
-                .use { statement throws(SQLiteError) in try statement.rows { $0.text(at: 3) ?? "" } }
-        }
+        let plan = try await store.queryPlan("SELECT min(started) FROM assets")
         #expect(plan.joined().contains("INDEX"), "\(plan)")
     }
 }

@@ -39,7 +39,8 @@ enum Schema {
                 value TEXT NOT NULL
             ) WITHOUT ROWID;
 
-            -- Listens still playing, checkpointed so a crash loses none (issue 3).
+            -- Listens still playing, checkpointed so a crash loses none (issue 3). The asset columns are
+            -- spelled out again rather than generated from AssetColumns: a released step never changes.
             CREATE TABLE open_listens(
                 key TEXT PRIMARY KEY,
                 started INTEGER NOT NULL,
