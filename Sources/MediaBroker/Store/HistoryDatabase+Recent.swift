@@ -36,9 +36,9 @@ extension HistoryDatabase {
     /// walk stops after `limit` rows. The cursor is a row-value comparison: SQLite bounds the index
     /// range by its `started` half and checks the `id` half (a rowid) only on the rows that share the
     /// cursor's `started`, so a page costs the same however deep it is. Excluded apps are a residual
-    /// filter on that walk: an opted-out app's rows are stepped over, not read from the table. The
-    /// text depends only on which filters are present and on how many apps are excluded, so it is
-    /// cached.
+    /// filter on that walk: an opted-out app's rows are still read, then skipped (purging them ends
+    /// that cost). The text depends only on which filters are present and on how many apps are
+    /// excluded, so it is cached.
     static func recentSQL(
         _ query: RecentQuery, cursor: (started: Microseconds, id: Int64)?, limit: Int
     ) -> (sql: String, values: [SQLiteValue]) {
