@@ -1,0 +1,43 @@
+/// Deleting assets: purge on request, expiry for retention.
+///
+/// Deletion runs in batches of at most `purgeBatchSize` assets, each its own transaction. `onBatch`
+/// gets the ids of each batch on the store thread once it is committed — one `MediaRemoved` signal
+/// per batch keeps every signal small — and the completion gets the total. If a batch fails (a full
+/// disk), the batches before it stay deleted and reported and the completion gets the error;
+/// running the same purge again finishes it. Deleted rows are zeroed (`secure_delete`) and the WAL is
+/// truncated afterwards, so the data is gone from the files, not just unlinked.
+extension HistoryStore {
+    /// The most ids one batch reports.
+    public static var purgeBatchSize: Int { HistoryDatabase.purgeBatchSize }
+
+    public func purge(
+        _ scope: PurgeScope, onBatch: @escaping @Sendable ([Int64]) -> Void,
+        completion: @escaping Completion<Int>
+    ) {
+        perform({ database throws(StoreError) in try database.purge(scope, onBatch: onBatch) }, completion: completion)
+    }
+
+    /// Deletes what `scope` selects and returns every deleted id, oldest first. Holds all ids in
+    /// memory (8 bytes each); for purges that may be huge, use the batched form.
+    public func purge(_ scope: PurgeScope) async throws(StoreError) -> [Int64] {
+        try await bridge { completion in
+            perform({ database throws(StoreError) in
+                var ids: [Int64] = []
+                _ = try database.purge(scope) { ids += $0 }
+                return ids
+            }, completion: completion)
+        }
+    }
+
+    /// Deletes the assets that started before `cutoff` (retention), in batches like `purge`.
+    public func expire(
+        olderThan cutoff: Microseconds, onBatch: @escaping @Sendable ([Int64]) -> Void,
+        completion: @escaping Completion<Int>
+    ) {
+        purge(.range(since: nil, until: cutoff), onBatch: onBatch, completion: completion)
+    }
+
+    public func expire(olderThan cutoff: Microseconds) async throws(StoreError) -> [Int64] {
+        try await purge(.range(since: nil, until: cutoff))
+    }
+}

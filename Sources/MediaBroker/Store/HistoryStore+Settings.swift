@@ -1,0 +1,21 @@
+/// Settings kept with the data (the Media toggle, retention, opt-outs), so a setting and the data it
+/// governs are written by the same transactional store and a crash never leaves one half-written.
+extension HistoryStore {
+    /// The value stored under `key`, `nil` when unset.
+    public func setting(_ key: String, completion: @escaping Completion<String?>) {
+        perform({ database throws(StoreError) in try database.setting(key) }, completion: completion)
+    }
+
+    public func setting(_ key: String) async throws(StoreError) -> String? {
+        try await bridge { setting(key, completion: $0) }
+    }
+
+    /// Stores `value` under `key`; `nil` removes the setting. Durable when the completion runs.
+    public func setSetting(_ key: String, _ value: String?, completion: @escaping Completion<Void>) {
+        perform({ database throws(StoreError) in try database.setSetting(key, value) }, completion: completion)
+    }
+
+    public func setSetting(_ key: String, _ value: String?) async throws(StoreError) {
+        try await bridge { setSetting(key, value, completion: $0) }
+    }
+}

@@ -1,0 +1,80 @@
+/// The listening history: MediaAssets in SQLite, owned by one dedicated thread.
+///
+/// Every operation comes in two forms. The callback form is the primitive: it queues the work and
+/// returns at once, and the completion runs later **on the store thread** (so it must not block; hand
+/// the result to your own loop). The async form is built on it. Jobs run one at a time in the order
+/// they were submitted, so an insert followed by a query sees the insert.
+///
+/// Once the store is closed, every call fails with `StoreError.closed`; the callback form then calls
+/// its completion at once, on the calling thread.
+public final class HistoryStore: Sendable {
+    private let thread: StoreThread
+    /// The database file, or `nil` for an in-memory store.
+    public let path: String?
+
+    /// Opens (creating when missing) the history database at `path`.
+    ///
+    /// Missing folders are created with mode 0700 and the file with 0600. The file is checked before
+    /// anything is written to it: a newer schema throws `.newerSchema`, a damaged file `.corrupt`
+    /// (see `moveAside(path:)`), and in both cases the file is left as it was. `checkIntegrity` runs
+    /// `PRAGMA quick_check`, which reads the whole file; it blocks the calling thread, like the rest
+    /// of opening.
+    public init(path: String, checkIntegrity: Bool = true) throws(StoreError) {
+        let database = try HistoryDatabase.open(path: path, checkIntegrity: checkIntegrity)
+        self.thread = try StoreThread(database: database)
+        self.path = path
+    }
+
+    private init(inMemory database: HistoryDatabase) throws(StoreError) {
+        self.thread = try StoreThread(database: database)
+        self.path = nil
+    }
+
+    /// A store in memory, empty at start and gone when closed: for tests, and a fallback when no
+    /// file can be opened.
+    public static func inMemory() throws(StoreError) -> HistoryStore {
+        try HistoryStore(inMemory: try HistoryDatabase.inMemory())
+    }
+
+    /// Closes without waiting: queued jobs still run, then the database closes.
+    deinit { thread.shutdown(wait: false) }
+
+    /// Finishes the queued jobs, then closes the database. Blocks until it is closed, except when
+    /// called from a completion (on the store thread), where the close follows that completion.
+    /// Calling it again does nothing.
+    public func close() {
+        thread.shutdown(wait: true)
+    }
+
+    /// Renames a damaged database and its `-wal`/`-shm` files to `<path>.corrupt-<UTC time>` and
+    /// returns the new name, so a fresh store can take the old one (issue 6). Call it only while no
+    /// store has the file open.
+    public static func moveAside(path: String) throws(StoreError) -> String {
+        try StoreFiles.moveAside(path: path)
+    }
+
+    // MARK: Running work on the store thread
+
+    /// Queues `work`; `completion` gets its result on the store thread.
+    func perform<T: Sendable>(
+        _ work: @escaping @Sendable (HistoryDatabase) throws(StoreError) -> T,
+        completion: @escaping @Sendable (Result<T, StoreError>) -> Void
+    ) {
+        let accepted = thread.submit { database in
+            completion(Result { () throws(StoreError) in try work(database) })
+        }
+        if !accepted { completion(.failure(.closed)) }
+    }
+
+    /// Awaits the completion of a callback-form call.
+    ///
+    /// A job cannot be withdrawn once queued, so cancelling the awaiting task does not stop it.
+    func bridge<T: Sendable>(
+        _ start: (@escaping @Sendable (Result<T, StoreError>) -> Void) -> Void
+    ) async throws(StoreError) -> T {
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, StoreError>, Never>) in
+            start { continuation.resume(returning: $0) }
+        }
+        return try result.get()
+    }
+}

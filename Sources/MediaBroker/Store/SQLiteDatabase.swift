@@ -1,0 +1,153 @@
+internal import CSQLite
+
+/// One SQLite connection, owned: closed when the last reference goes.
+///
+/// Not `Sendable`: it is opened with `SQLITE_OPEN_NOMUTEX`, which drops SQLite's own per-connection
+/// mutex, so exactly one thread may use it at a time. `HistoryStore` confines it to its store thread.
+final class SQLiteDatabase {
+    let handle: OpaquePointer
+    /// The file name as given (`:memory:` for a private in-memory database).
+    let path: String
+    private var statementCache: [String: Statement] = [:]
+
+    /// Opens (and with `create`, creates) the database at `path`, with extended result codes on.
+    ///
+    /// The corresponding SQLite call is `sqlite3_open_v2` with `SQLITE_OPEN_NOMUTEX` and
+    /// `SQLITE_OPEN_EXRESCODE`. Opening reads nothing yet: a file that is not a database is only
+    /// noticed by the first statement that reads it.
+    init(path: String, readOnly: Bool = false, create: Bool = true) throws(SQLiteError) {
+        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        flags |= readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
+        if create && !readOnly { flags |= SQLITE_OPEN_CREATE }
+        var db: OpaquePointer?
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            let error = SQLiteError(rc, db: db, sql: nil)
+            // Even a failed open may allocate a handle, which must be released.
+            sqlite3_close_v2(db)
+            throw error
+        }
+        self.handle = db
+        self.path = path
+        sqlite3_extended_result_codes(db, 1)
+    }
+
+    /// The corresponding SQLite call is `sqlite3_close_v2`, which defers the close until every
+    /// statement of the connection has been finalized, so the order of deinits does not matter.
+    deinit {
+        statementCache.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    // MARK: Statements
+
+    /// Compiles a statement for one use. The corresponding SQLite call is `sqlite3_prepare_v3`.
+    func prepare(_ sql: String) throws(SQLiteError) -> Statement {
+        try Statement(db: handle, sql: sql, persistent: false)
+    }
+
+    /// The statement for `sql`, compiled on first use and kept for the life of the connection, for
+    /// the hot paths (insert, the common query shapes).
+    ///
+    /// The cache is bounded: statements built from run-time shapes (one per number of excluded apps)
+    /// could otherwise grow it without limit; past the bound it is simply emptied.
+    func cachedStatement(_ sql: String) throws(SQLiteError) -> Statement {
+        if let statement = statementCache[sql] { return statement }
+        if statementCache.count >= Self.statementCacheLimit { statementCache.removeAll() }
+        let statement = try Statement(db: handle, sql: sql, persistent: true)
+        statementCache[sql] = statement
+        return statement
+    }
+
+    static let statementCacheLimit = 32
+
+    /// Runs one or more statements that return no rows of interest (schema, pragmas).
+    ///
+    /// The corresponding SQLite call is `sqlite3_exec`.
+    func execute(_ sql: String) throws(SQLiteError) {
+        var message: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &message)
+        defer { sqlite3_free(message) }
+        if rc != SQLITE_OK {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(rc))
+            throw SQLiteError(code: .init(rawValue: rc), message: text, sql: sql)
+        }
+    }
+
+    /// The first column of the first row of `sql`, as text (`nil` when there is no row or it is NULL).
+    func scalarText(_ sql: String) throws(SQLiteError) -> String? {
+        try prepare(sql).use { statement throws(SQLiteError) in try statement.step() ? statement.text(at: 0) : nil }
+    }
+
+    /// The first column of the first row of `sql`, as an integer (`nil` when there is no row or it is NULL).
+    func scalarInt(_ sql: String) throws(SQLiteError) -> Int64? {
+        try prepare(sql).use { statement throws(SQLiteError) in
+            try statement.step() ? statement.optionalInt64(at: 0) : nil
+        }
+    }
+
+    // MARK: Transactions
+
+    /// Runs `body` in a write transaction: committed when it returns, rolled back when it (or the
+    /// commit) throws.
+    ///
+    /// `BEGIN IMMEDIATE` takes the write lock at once, so a transaction cannot fail half-way with
+    /// `SQLITE_BUSY` because another process started writing after it read.
+    func transaction<T>(_ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
+        try cachedStatement("BEGIN IMMEDIATE").use { statement throws(SQLiteError) in try statement.step() }
+        do {
+            let result = try body()
+            try cachedStatement("COMMIT").use { statement throws(SQLiteError) in try statement.step() }
+            return result
+        } catch {
+            rollBackIfOpen()
+            throw error
+        }
+    }
+
+    /// Rolls back after a failure. Some errors (`SQLITE_FULL`, `SQLITE_IOERR`) already rolled the
+    /// transaction back inside SQLite, so it only runs while one is still open; a failing rollback
+    /// has nothing better to report than the error that caused it.
+    ///
+    /// The corresponding SQLite calls are `sqlite3_get_autocommit` and `sqlite3_exec`.
+    private func rollBackIfOpen() {
+        if sqlite3_get_autocommit(handle) == 0 {
+            sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
+        }
+    }
+
+    // MARK: Connection state
+
+    /// Rows changed by the last INSERT, UPDATE or DELETE. The corresponding SQLite call is
+    /// `sqlite3_changes64`.
+    var changes: Int64 { sqlite3_changes64(handle) }
+
+    /// The corresponding SQLite call is `sqlite3_last_insert_rowid`.
+    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// How long a statement waits for another process's lock before failing with `SQLITE_BUSY`.
+    ///
+    /// The corresponding SQLite call is `sqlite3_busy_timeout`.
+    func setBusyTimeout(milliseconds: Int32) throws(SQLiteError) {
+        try check(sqlite3_busy_timeout(handle, milliseconds), db: handle)
+    }
+
+    /// Whether closing the connection checkpoints the WAL into the main file. Off while a file is
+    /// only being inspected, so a database this code refuses is left byte for byte as found.
+    ///
+    /// The corresponding SQLite call is `sqlite3_db_config(SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE)`.
+    func setCheckpointOnClose(_ enabled: Bool) throws(SQLiteError) {
+        try configure(SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, enabled ? 0 : 1)
+    }
+
+    /// Defensive mode forbids the statements that can corrupt a file on purpose (writable_schema,
+    /// direct shadow-table writes). The corresponding SQLite call is
+    /// `sqlite3_db_config(SQLITE_DBCONFIG_DEFENSIVE)`.
+    func setDefensive(_ enabled: Bool) throws(SQLiteError) {
+        try configure(SQLITE_DBCONFIG_DEFENSIVE, enabled ? 1 : 0)
+    }
+
+    private func configure(_ option: Int32, _ value: Int32) throws(SQLiteError) {
+        try check(csqlite_db_config_flag(handle, option, value), db: handle)
+    }
+}

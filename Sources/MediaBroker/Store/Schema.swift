@@ -1,0 +1,88 @@
+/// One step of the schema's history: the SQL that takes a database from `version - 1` to `version`.
+///
+/// Steps are only ever appended. A released step is never edited, because databases in the field
+/// have already run it.
+struct Migration {
+    let version: Int
+    let sql: String
+}
+
+/// The history database's schema, as ordered migrations recorded in `PRAGMA user_version`.
+enum Schema {
+    static let migrations: [Migration] = [
+        Migration(version: 1, sql: """
+            -- AUTOINCREMENT so that an id is never handed out twice, even after the newest assets are
+            -- purged: the contract promises ids that are unique and stable, and journaling apps keep them.
+            CREATE TABLE assets(
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                started INTEGER NOT NULL,
+                ended INTEGER NOT NULL,
+                listened INTEGER NOT NULL,
+                length INTEGER,
+                title TEXT NOT NULL,
+                artists TEXT,
+                album TEXT,
+                app_id TEXT NOT NULL,
+                app_name TEXT,
+                app_icon TEXT,
+                kind TEXT,
+                source TEXT NOT NULL
+            );
+            -- The same listen delivered twice (a replayed signal, a retried donation) is one asset.
+            CREATE UNIQUE INDEX assets_identity ON assets(app_id, started, title);
+            -- RecentMedia walks these in its own order, so a page is a range scan, not a sort.
+            CREATE INDEX assets_by_started ON assets(started DESC, id DESC);
+            CREATE INDEX assets_by_app ON assets(app_id, started DESC, id DESC);
+
+            CREATE TABLE settings(
+                key TEXT PRIMARY KEY,
+                value TEXT NOT NULL
+            ) WITHOUT ROWID;
+
+            -- Listens still playing, checkpointed so a crash loses none (issue 3). The asset columns are
+            -- spelled out again rather than generated from AssetColumns: a released step never changes.
+            CREATE TABLE open_listens(
+                key TEXT PRIMARY KEY,
+                started INTEGER NOT NULL,
+                ended INTEGER NOT NULL,
+                listened INTEGER NOT NULL,
+                length INTEGER,
+                title TEXT NOT NULL,
+                artists TEXT,
+                album TEXT,
+                app_id TEXT NOT NULL,
+                app_name TEXT,
+                app_icon TEXT,
+                kind TEXT,
+                source TEXT NOT NULL,
+                checkpointed INTEGER NOT NULL
+            ) WITHOUT ROWID;
+            """),
+    ]
+
+    /// The newest version this code can read and write.
+    static var currentVersion: Int { migrations.last?.version ?? 0 }
+
+    /// The version recorded in the file. Reading it is the first read of a freshly opened file, so a
+    /// file that is not a database fails here with `SQLITE_NOTADB`.
+    ///
+    /// The corresponding SQLite statement is `PRAGMA user_version`.
+    static func version(of db: SQLiteDatabase) throws(SQLiteError) -> Int {
+        Int(try db.scalarInt("PRAGMA user_version") ?? 0)
+    }
+
+    /// Brings `db` up to `currentVersion`, one transaction per step, so a crash between steps leaves
+    /// a database at a version it really has.
+    ///
+    /// The version is read again inside each transaction: another process migrating the same file at
+    /// the same time then finds the step done instead of running it twice.
+    static func migrate(_ db: SQLiteDatabase) throws(SQLiteError) {
+        for migration in migrations {
+            try db.transaction { () throws(SQLiteError) in
+                guard try version(of: db) < migration.version else { return }
+                try db.execute(migration.sql)
+                try db.execute("PRAGMA user_version = \(migration.version)")
+            }
+        }
+    }
+}
