@@ -39,21 +39,21 @@ enum TimeExpression {
 
     /// The total of `1h30m`-style text, or nil when it is not of that shape at all.
     private static func durationInSeconds(_ bytes: [UInt8], text: String) throws(InvalidTimeError) -> Int64? {
+        let tooLong = InvalidTimeError(text: text, reason: "that duration is too long")
         var total: Int64 = 0
         var number: Int64 = 0
         var digitsSinceUnit = 0
         for byte in bytes {
             if byte.isDigit {
                 let (shifted, overflowed) = number.multipliedReportingOverflow(by: 10)
-                guard !overflowed else { throw InvalidTimeError(text: text, reason: "that duration is too long") }
-                number = shifted + Int64(byte - UInt8(ascii: "0"))
+                let (sum, sumOverflowed) = shifted.addingReportingOverflow(Int64(byte - UInt8(ascii: "0")))
+                guard !overflowed, !sumOverflowed else { throw tooLong }
+                number = sum
                 digitsSinceUnit += 1
             } else if let unit = secondsPerUnit[byte], digitsSinceUnit > 0 {
                 let (seconds, overflowed) = number.multipliedReportingOverflow(by: unit)
                 let (sum, sumOverflowed) = total.addingReportingOverflow(seconds)
-                guard !overflowed, !sumOverflowed else {
-                    throw InvalidTimeError(text: text, reason: "that duration is too long")
-                }
+                guard !overflowed, !sumOverflowed else { throw tooLong }
                 total = sum
                 number = 0
                 digitsSinceUnit = 0
