@@ -62,4 +62,10 @@ import Testing
         #expect(JSONValue.quoted(#"q"b\"#) == #""q\"b\\""#)
         #expect(JSONValue.quoted("é🎵") == "\"é🎵\"")
     }
+
+    @Test func anAbsurdLengthSaturatesInsteadOfCrashing() {
+        let media = GenericMedia(id: 1, date: fixedNow, listened: .seconds(Int64.max), length: .seconds(Int64.min))
+        let line = RecentOutput.jsonLines([media])
+        #expect(line.contains(#""listened":9223372036854775807,"length":-9223372036854775808"#))
+    }
 }

@@ -1,16 +1,12 @@
 /// A JSON value as broker-ctl writes it. Written by hand because JSONSerialization lives in
 /// Foundation proper, which would pull ICU into a command that should start instantly.
-indirect enum JSONValue: Equatable, Sendable {
+indirect enum JSONValue: Sendable {
     case string(String)
     case integer(Int64)
     case bool(Bool)
     case array([JSONValue])
     /// Members in the order given, so output is stable and reads like the contract.
     case object([(key: String, value: JSONValue)])
-
-    static func == (left: JSONValue, right: JSONValue) -> Bool {
-        left.serialized == right.serialized
-    }
 
     /// Compact JSON on one line.
     var serialized: String {

@@ -35,7 +35,7 @@ enum RecentOutput {
         object.add("app_name", item.appName)
         object.add("app_icon", item.appIcon)
         object.add("started", microsecondsSinceEpoch(item.date))
-        object.add("started_iso", CivilTime(secondsSinceEpoch: secondsSinceEpoch(item.date)).utcISO8601Text)
+        object.add("started_iso", TimeZone.gmt.civilTime(at: item.date).utcISO8601Text)
         object.add("ended", item.ended.map(microsecondsSinceEpoch))
         object.add("listened", item.listened.map(microseconds))
         object.add("length", item.length.map(microseconds))
@@ -54,11 +54,11 @@ enum RecentOutput {
     /// one listen stays on one line.
     private static func cell(_ text: String?) -> String {
         guard let text, !text.isEmpty else { return "-" }
-        return String(String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
-    }
-
-    private static func secondsSinceEpoch(_ date: Date) -> Int64 {
-        Int64(exactly: date.timeIntervalSince1970.rounded(.down)) ?? 0
+        var printable = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            printable.append(scalar.properties.generalCategory == .control ? " " : scalar)
+        }
+        return String(printable)
     }
 
     /// The contract's unit for instants. Dates from the client are built from whole microseconds,
@@ -67,9 +67,14 @@ enum RecentOutput {
         Int64(exactly: (date.timeIntervalSince1970 * 1_000_000).rounded()) ?? 0
     }
 
+    /// The contract's unit for durations; saturates rather than traps on a nonsensical length
+    /// from another process.
     private static func microseconds(_ duration: Duration) -> Int64 {
         let (seconds, attoseconds) = duration.components
-        return seconds * 1_000_000 + attoseconds / 1_000_000_000_000
+        let (whole, overflowed) = seconds.multipliedReportingOverflow(by: 1_000_000)
+        let (total, sumOverflowed) = whole.addingReportingOverflow(attoseconds / 1_000_000_000_000)
+        guard !overflowed, !sumOverflowed else { return seconds < 0 ? .min : .max }
+        return total
     }
 }
 
