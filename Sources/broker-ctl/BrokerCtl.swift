@@ -1,0 +1,55 @@
+import MediaDonationClient
+
+/// `broker-ctl`, the command a person runs to ask the media broker what they listened to.
+enum BrokerCtl {
+    /// Every subcommand, in the order `--help` lists them. Help, the man page and shell completion
+    /// are all checked against this list, so a subcommand added here is documented everywhere.
+    static let allSubcommands: [any Subcommand.Type] = [
+        RecentCommand.self,
+        StatusCommand.self,
+        HelpCommand.self,
+    ]
+
+    /// Options `broker-ctl` itself accepts before any subcommand.
+    static let globalOptions: [OptionSpec] = [.help, .version]
+
+    static func subcommand(named name: String) -> (any Subcommand.Type)? {
+        allSubcommands.first { $0.name == name }
+    }
+
+    /// Runs one invocation: `arguments` is the full argv, program name first. Returns the exit status.
+    static func run(arguments: [String], in environment: RunEnvironment) async -> Int32 {
+        let command: Command
+        do {
+            command = try CommandParser.parse(
+                Array(arguments.dropFirst()),
+                context: ParseContext(now: environment.now, timeZone: environment.timeZone))
+        } catch {
+            environment.standardError.write(error.report)
+            return ExitCode.usageError
+        }
+
+        switch command {
+        case .showVersion:
+            environment.standardOutput.write(BrokerCtlVersion.current + "\n")
+            return ExitCode.success
+        case .run(let subcommand):
+            do {
+                try await subcommand.run(in: environment)
+                return ExitCode.success
+            } catch {
+                environment.standardError.write("broker-ctl: \(error)\n")
+                return ExitCode.failure
+            }
+        }
+    }
+}
+
+/// Exit statuses, following swift-argument-parser and BSD `sysexits.h`.
+enum ExitCode {
+    static let success: Int32 = 0
+    /// The broker could not be reached or refused the request.
+    static let failure: Int32 = 1
+    /// `EX_USAGE`: the command line itself was wrong.
+    static let usageError: Int32 = 64
+}

@@ -1,0 +1,85 @@
+/// What the scanner found on a subcommand's command line, before the subcommand checks the values.
+struct ParsedArguments: Sendable, Equatable {
+    /// The value of each option given, by long name; a repeated option keeps its last value, as
+    /// swift-argument-parser does, so scripts can override an earlier setting.
+    var values: [String: String] = [:]
+    /// Long names of the flags given.
+    var flags: Set<String> = []
+    var positionals: [String] = []
+    /// `-h` or `--help` appeared: the subcommand's help is shown whatever else is wrong.
+    var wantsHelp = false
+
+    func value(of option: OptionSpec) -> String? {
+        values[option.name]
+    }
+
+    func contains(_ flag: OptionSpec) -> Bool {
+        flags.contains(flag.name)
+    }
+}
+
+/// Splits a subcommand's words into options and positionals. Accepts `--name value`,
+/// `--name=value`, `-x value` and flags; `--` ends options.
+enum ArgumentScanner {
+    static func scan(
+        _ words: [String], options: [OptionSpec], arguments: [ArgumentSpec]
+    ) throws(UsageError) -> ParsedArguments {
+        var parsed = ParsedArguments()
+        // Help wins over any other mistake on the line: someone asking for help may not yet
+        // know how to write the rest.
+        if words.prefix(while: { $0 != "--" }).contains(where: OptionSpec.help.spellings.contains) {
+            parsed.wantsHelp = true
+            return parsed
+        }
+
+        var remaining = words[...]
+        while let word = remaining.popFirst() {
+            if word == "--" {
+                parsed.positionals.append(contentsOf: remaining)
+                break
+            }
+            guard word.hasPrefix("-"), word != "-" else {
+                parsed.positionals.append(word)
+                continue
+            }
+            let (spelling, inlineValue) = split(word)
+            guard let option = options.first(where: { $0.spellings.contains(spelling) }) else {
+                throw UsageError("unknown option '\(spelling)'")
+            }
+            guard option.takesValue else {
+                if inlineValue != nil { throw UsageError("'\(option.longSpelling)' does not take a value") }
+                parsed.flags.insert(option.name)
+                continue
+            }
+            if let inlineValue {
+                parsed.values[option.name] = inlineValue
+            } else if let next = remaining.first, !looksLikeOption(next) {
+                parsed.values[option.name] = next
+                remaining.removeFirst()
+            } else {
+                throw UsageError("missing value for '\(option.longSpelling) \(option.valuePlaceholder ?? "")'")
+            }
+        }
+
+        if parsed.positionals.count > arguments.count {
+            throw UsageError("unexpected argument '\(parsed.positionals[arguments.count])'")
+        }
+        if let missing = arguments.dropFirst(parsed.positionals.count).first(where: { !$0.isOptional }) {
+            throw UsageError("missing \(missing.name)")
+        }
+        return parsed
+    }
+
+    /// `--limit=5` → (`--limit`, `5`); only long options take an inline value.
+    private static func split(_ word: String) -> (spelling: String, inlineValue: String?) {
+        guard word.hasPrefix("--"), let equals = word.firstIndex(of: "=") else { return (word, nil) }
+        return (String(word[..<equals]), String(word[word.index(after: equals)...]))
+    }
+
+    /// A following word that is itself an option means the value was forgotten, not that it is
+    /// `--json`; a lone `-` or a negative number is still a value.
+    private static func looksLikeOption(_ word: String) -> Bool {
+        guard word.hasPrefix("-"), word.count > 1 else { return false }
+        return Int(word) == nil
+    }
+}

@@ -1,0 +1,86 @@
+import FoundationEssentials
+import MediaDonationClient
+
+/// One verb of broker-ctl, in a file of its own. It declares its name, options and arguments as
+/// data, so help, the usage line, the man page and completion all come from what the parser
+/// actually accepts.
+protocol Subcommand: Sendable {
+    static var name: String { get }
+    /// One sentence, shown in the subcommand list and atop the subcommand's help.
+    static var summary: String { get }
+    static var options: [OptionSpec] { get }
+    static var arguments: [ArgumentSpec] { get }
+    /// Paragraphs after the option list in `--help`; empty for none.
+    static var discussion: String { get }
+    /// The synopsis after `Usage:`. Generated from the options and arguments unless a subcommand
+    /// has rules the list cannot say (such as mutually exclusive options).
+    static var usage: String { get }
+
+    /// Builds the command from what the scanner found. Throws for values that are wrong, such as
+    /// a limit out of range; the parser adds the usage line and help hint.
+    init(parsing arguments: ParsedArguments, context: ParseContext) throws(UsageError)
+
+    func run(in environment: RunEnvironment) async throws(MediaBrokerError)
+}
+
+extension Subcommand {
+    static var arguments: [ArgumentSpec] { [] }
+    static var discussion: String { "" }
+
+    static var usage: String {
+        let parts = options.map { "[\($0.synopsis)]" }
+            + arguments.map { $0.isOptional ? "[\($0.name)]" : $0.name }
+        return (["broker-ctl", name] + parts).joined(separator: " ")
+    }
+
+    /// Every option spelling this subcommand accepts, `--help` included.
+    static var optionNames: [String] {
+        (options + [.help]).flatMap(\.spellings)
+    }
+}
+
+/// What parsing needs to turn relative times into dates; explicit so parsing stays pure.
+struct ParseContext: Sendable {
+    var now: Date
+    var timeZone: any UTCOffsetRule
+}
+
+/// An option such as `--limit N` or `--json`.
+struct OptionSpec: Sendable, Hashable {
+    /// The long name without dashes.
+    var name: String
+    var shortName: Character?
+    /// How the value is shown in help (`N`, `WHEN`), or nil for a flag that takes none.
+    var valuePlaceholder: String?
+    var help: String
+
+    init(_ name: String, short shortName: Character? = nil, value valuePlaceholder: String? = nil, help: String) {
+        self.name = name
+        self.shortName = shortName
+        self.valuePlaceholder = valuePlaceholder
+        self.help = help
+    }
+
+    var longSpelling: String { "--" + name }
+
+    var spellings: [String] {
+        [longSpelling] + (shortName.map { ["-\($0)"] } ?? [])
+    }
+
+    var takesValue: Bool { valuePlaceholder != nil }
+
+    /// `--limit N`, as the usage line shows it.
+    var synopsis: String {
+        valuePlaceholder.map { "\(longSpelling) \($0)" } ?? longSpelling
+    }
+
+    static let help = OptionSpec("help", short: "h", help: "Show help.")
+    static let version = OptionSpec("version", help: "Show the version.")
+}
+
+/// A positional argument such as `APP` or `[SUBCOMMAND]`.
+struct ArgumentSpec: Sendable, Hashable {
+    var name: String
+    var isOptional: Bool
+    var help: String
+}

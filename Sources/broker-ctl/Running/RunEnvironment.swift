@@ -1,0 +1,41 @@
+import FoundationEssentials
+import MediaDonationClient
+
+/// Everything a command touches outside itself. The live one talks to the process and the bus;
+/// tests build one with captured output, a fixed clock and a fake broker.
+struct RunEnvironment: Sendable {
+    /// The process environment (`COLUMNS` and, later, anything else commands read).
+    var variables: [String: String]
+    /// The moment the command runs; relative times such as `2h` count back from it.
+    var now: Date
+    /// The person's local time zone, for reading and printing wall-clock times.
+    var timeZone: any UTCOffsetRule
+    var standardOutput: TextWriter
+    var standardError: TextWriter
+    /// Called only by commands that need the broker, so `--help` works without a bus.
+    var connectToBroker: @Sendable () throws(MediaBrokerError) -> any BrokerService
+    /// Width of the terminal standard output goes to, when it goes to one.
+    var terminalColumns: Int?
+
+    /// How wide human output may be: `COLUMNS` wins (people set it to force a width), then the
+    /// terminal's own width, then 100 when the output is a file or pipe.
+    var outputWidth: Int {
+        if let columns = variables["COLUMNS"].flatMap({ Int($0) }), columns > 0 {
+            return columns
+        }
+        return terminalColumns ?? 100
+    }
+}
+
+/// A destination for text, such as standard output or a test's buffer.
+struct TextWriter: Sendable {
+    private let writeText: @Sendable (String) -> Void
+
+    init(_ writeText: @escaping @Sendable (String) -> Void) {
+        self.writeText = writeText
+    }
+
+    func write(_ text: String) {
+        writeText(text)
+    }
+}

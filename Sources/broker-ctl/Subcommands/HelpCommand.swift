@@ -1,0 +1,33 @@
+import MediaDonationClient
+
+/// `broker-ctl help [SUBCOMMAND]`; also what `--help` and `SUBCOMMAND --help` become.
+struct HelpCommand: Subcommand, Equatable {
+    static let name = "help"
+    static let summary = "Show help for broker-ctl or one of its subcommands."
+    static let options: [OptionSpec] = []
+    static let arguments = [
+        ArgumentSpec(name: "SUBCOMMAND", isOptional: true, help: "The subcommand to explain.")
+    ]
+
+    /// The subcommand to explain, or nil for broker-ctl as a whole.
+    var topic: String?
+
+    init(topic: String?) {
+        self.topic = topic
+    }
+
+    init(parsing arguments: ParsedArguments, context: ParseContext) throws(UsageError) {
+        topic = arguments.positionals.first
+        if let topic, BrokerCtl.subcommand(named: topic) == nil {
+            throw UsageError("unknown subcommand '\(topic)'")
+        }
+    }
+
+    var text: String {
+        topic.flatMap(BrokerCtl.subcommand(named:)).map(HelpText.forSubcommand) ?? HelpText.global
+    }
+
+    func run(in environment: RunEnvironment) async throws(MediaBrokerError) {
+        environment.standardOutput.write(text)
+    }
+}

@@ -1,0 +1,83 @@
+import FoundationEssentials
+import MediaDonationClient
+
+/// `broker-ctl recent`: what the person listened to, newest first.
+struct RecentCommand: Subcommand, Equatable {
+    static let name = "recent"
+    static let summary = "Show what you listened to, newest first."
+    static let limitRange = 1...1000  // The D-Bus contract's bounds for RecentMedia.
+
+    enum Option {
+        static let limit = OptionSpec("limit", value: "N", help: "Show at most N listens, 1 to 1000 (default 50).")
+        static let since = OptionSpec("since", value: "WHEN", help: "Only listens that began at or after WHEN.")
+        static let until = OptionSpec("until", value: "WHEN", help: "Only listens that began before WHEN.")
+        static let app = OptionSpec("app", value: "ID", help: "Only listens in this app, by the id the APP column shows.")
+        static let json = OptionSpec("json", help: "Print one JSON object per listen, one a line, for scripts.")
+    }
+
+    static let options = [Option.limit, Option.since, Option.until, Option.app, Option.json]
+
+    static let discussion = """
+        WHEN is a date or time in ISO-8601, read as local time unless it ends in Z or an offset
+        (2026-11-29, 2026-11-29T14:05, 2026-11-29T14:05:07+01:00); a time that long ago (90s, 15m,
+        2h, 3d, 1w, 1h30m); or now, today or yesterday (local midnight).
+
+        Times in the table are local. In JSON, started, ended, listened and length are
+        microseconds (since the epoch for instants), as on D-Bus; started_iso is started in UTC.
+        """
+
+    var limit = 50
+    var since: Date?
+    var until: Date?
+    var appID: String?
+    var printsJSON = false
+
+    init(limit: Int = 50, since: Date? = nil, until: Date? = nil, appID: String? = nil, printsJSON: Bool = false) {
+        self.limit = limit
+        self.since = since
+        self.until = until
+        self.appID = appID
+        self.printsJSON = printsJSON
+    }
+
+    init(parsing arguments: ParsedArguments, context: ParseContext) throws(UsageError) {
+        if let text = arguments.value(of: Option.limit) {
+            guard let limit = Int(text), Self.limitRange.contains(limit) else {
+                throw UsageError("--limit must be a whole number from 1 to 1000, not '\(text)'")
+            }
+            self.limit = limit
+        }
+        since = try Self.date(arguments.value(of: Option.since), for: Option.since, context)
+        until = try Self.date(arguments.value(of: Option.until), for: Option.until, context)
+        if let since, let until, since >= until {
+            throw UsageError("--since must be earlier than --until")
+        }
+        if let app = arguments.value(of: Option.app) {
+            guard !app.isEmpty else { throw UsageError("--app needs an app id, such as mpv") }
+            appID = app
+        }
+        printsJSON = arguments.contains(Option.json)
+    }
+
+    private static func date(
+        _ text: String?, for option: OptionSpec, _ context: ParseContext
+    ) throws(UsageError) -> Date? {
+        guard let text else { return nil }
+        do {
+            return try TimeExpression.date(from: text, now: context.now, timeZone: context.timeZone)
+        } catch {
+            throw UsageError("\(option.longSpelling): \(error)")
+        }
+    }
+
+    func run(in environment: RunEnvironment) async throws(MediaBrokerError) {
+        let broker = try environment.connectToBroker()
+        let media = try await broker.recentMedia(
+            since: since, until: until, limit: limit, appID: appID, before: nil)
+        let output =
+            printsJSON
+            ? RecentOutput.jsonLines(media)
+            : RecentOutput.table(media, timeZone: environment.timeZone, width: environment.outputWidth)
+        environment.standardOutput.write(output)
+    }
+}

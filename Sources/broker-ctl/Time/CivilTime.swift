@@ -1,0 +1,111 @@
+/// A date and wall-clock time in the proleptic Gregorian calendar, without a zone.
+///
+/// This is the arithmetic `Calendar` would do; done by hand because FoundationEssentials alone
+/// cannot load time zones, and the day counting is short (Howard Hinnant's `days_from_civil`).
+struct CivilTime: Equatable, Sendable {
+    var year: Int
+    var month: Int
+    var day: Int
+    var hour = 0
+    var minute = 0
+    var second = 0
+    var nanosecond = 0
+
+    init(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0, nanosecond: Int = 0) {
+        self.year = year
+        self.month = month
+        self.day = day
+        self.hour = hour
+        self.minute = minute
+        self.second = second
+        self.nanosecond = nanosecond
+    }
+
+    /// The reading `secondsSinceEpoch` seconds after 1970-01-01 00:00:00 on the same clock.
+    init(secondsSinceEpoch: Int64, nanosecond: Int = 0) {
+        let (days, secondOfDay) = Self.floorDivision(secondsSinceEpoch, 86_400)
+        (year, month, day) = Self.civilDate(daysSinceEpoch: days)
+        hour = Int(secondOfDay / 3600)
+        minute = Int(secondOfDay % 3600 / 60)
+        second = Int(secondOfDay % 60)
+        self.nanosecond = nanosecond
+    }
+
+    /// Seconds from 1970-01-01 00:00:00 to this reading on the same clock, ignoring the nanoseconds.
+    var secondsSinceEpoch: Int64 {
+        Self.daysSinceEpoch(year: year, month: month, day: day) * 86_400
+            + Int64(hour * 3600 + minute * 60 + second)
+    }
+
+    /// Midnight at the start of this reading's day.
+    var startOfDay: CivilTime {
+        CivilTime(year: year, month: month, day: day)
+    }
+
+    /// The same time of day `days` days later (earlier when negative).
+    func addingDays(_ days: Int) -> CivilTime {
+        var moved = CivilTime(secondsSinceEpoch: secondsSinceEpoch + Int64(days) * 86_400)
+        moved.nanosecond = nanosecond
+        return moved
+    }
+
+    static func numberOfDays(inMonth month: Int, ofYear year: Int) -> Int {
+        switch month {
+        case 2: isLeapYear(year) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    static func isLeapYear(_ year: Int) -> Bool {
+        year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+    }
+
+    private static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int64 {
+        // Counting years from March puts the leap day last, so month lengths follow a formula.
+        let year = Int64(month <= 2 ? year - 1 : year)
+        let era = (year >= 0 ? year : year - 399) / 400
+        let yearOfEra = year - era * 400
+        let shiftedMonth = Int64((month + 9) % 12)
+        let dayOfYear = (153 * shiftedMonth + 2) / 5 + Int64(day) - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    private static func civilDate(daysSinceEpoch: Int64) -> (year: Int, month: Int, day: Int) {
+        let days = daysSinceEpoch + 719_468
+        let era = (days >= 0 ? days : days - 146_096) / 146_097
+        let dayOfEra = days - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shiftedMonth = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        return (Int(year), Int(month), Int(day))
+    }
+
+    private static func floorDivision(_ value: Int64, _ divisor: Int64) -> (quotient: Int64, remainder: Int64) {
+        let remainder = value % divisor
+        return remainder < 0 ? (value / divisor - 1, remainder + divisor) : (value / divisor, remainder)
+    }
+}
+
+extension CivilTime {
+    /// `2026-11-29 14:05`, as the `recent` table shows times.
+    var minuteText: String {
+        "\(zeroPadded(year, 4))-\(zeroPadded(month, 2))-\(zeroPadded(day, 2)) \(zeroPadded(hour, 2)):\(zeroPadded(minute, 2))"
+    }
+
+    /// `2026-11-29T14:05:07Z`: ISO-8601 to the second, for a reading that is in UTC.
+    var utcISO8601Text: String {
+        "\(zeroPadded(year, 4))-\(zeroPadded(month, 2))-\(zeroPadded(day, 2))T"
+            + "\(zeroPadded(hour, 2)):\(zeroPadded(minute, 2)):\(zeroPadded(second, 2))Z"
+    }
+}
+
+private func zeroPadded(_ number: Int, _ width: Int) -> String {
+    let digits = String(number.magnitude)
+    let padding = String(repeating: "0", count: max(0, width - digits.count))
+    return (number < 0 ? "-" : "") + padding + digits
+}
