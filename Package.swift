@@ -7,6 +7,7 @@
 //   MediaBroker           the daemon's domain: players, listen rules, history store
 //                         (the only importer of CSQLite)
 //   MediaDonationClient   the public library journaling apps use
+//   MediaBrokerVersion    the single source of the version string
 //   media-broker, broker-ctl   thin executables on top
 import PackageDescription
 
@@ -26,12 +27,13 @@ let package = Package(
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
 
+        .target(name: "MediaBrokerVersion", swiftSettings: strict),
         .target(name: "SwiftDBus", dependencies: ["CDBus"], swiftSettings: strict),
-        .target(name: "MediaBroker", dependencies: ["SwiftDBus", "CSQLite"], swiftSettings: strict),
-        .target(name: "MediaDonationClient", dependencies: ["SwiftDBus"], swiftSettings: strict),
+        .target(name: "MediaBroker", dependencies: ["SwiftDBus", "CSQLite", "MediaBrokerVersion"], swiftSettings: strict),
+        .target(name: "MediaDonationClient", dependencies: ["SwiftDBus", "MediaBrokerVersion"], swiftSettings: strict),
 
         .executableTarget(name: "media-broker", dependencies: ["MediaBroker"], swiftSettings: strict),
-        .executableTarget(name: "broker-ctl", dependencies: ["MediaDonationClient"], swiftSettings: strict),
+        .executableTarget(name: "broker-ctl", dependencies: ["MediaDonationClient", "MediaBrokerVersion"], swiftSettings: strict),
 
         // Shared helpers for tests: private buses, child processes, waiting with deadlines.
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
@@ -41,7 +43,7 @@ let package = Package(
         .testTarget(name: "BrokerCtlTests", dependencies: ["broker-ctl", "MediaDonationClient", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["MediaDonationClient", "SwiftDBus", "TestSupport"],
+            dependencies: ["MediaDonationClient", "SwiftDBus", "TestSupport", "media-broker", "broker-ctl"],
             swiftSettings: strict),
     ]
 )

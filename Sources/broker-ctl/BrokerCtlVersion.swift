@@ -1,6 +1,6 @@
-/// The version `broker-ctl --version` prints.
+import MediaBrokerVersion
+
+/// The version `broker-ctl --version` prints: the project's single version string.
 enum BrokerCtlVersion {
-    // Kept here only until the project has one shared place for its version that both executables
-    // read; the daemon must not be able to drift from the CLI.
-    static let current = "0.1.0"
+    static let current = MediaBrokerVersion.current
 }

@@ -1,1 +1,6 @@
-print("media-broker: not built yet")
+import MediaBroker
+#if canImport(Glibc)
+import Glibc
+#endif
+
+exit(BrokerDaemon.main(arguments: CommandLine.arguments, environment: ProcessEnvironment.current))

@@ -1,0 +1,135 @@
+import Dispatch
+import MediaBrokerVersion
+import SwiftDBus
+
+/// The daemon from start to exit: parse, open the history, connect, own the name, follow
+/// players, and on SIGTERM/SIGINT finish what is open and stop in order.
+public enum BrokerDaemon {
+    public static let exitUsage: Int32 = 64
+
+    /// Runs the daemon; returns its exit status.
+    public static func main(arguments: [String], environment: [String: String]) -> Int32 {
+        let options: BrokerOptions
+        do {
+            switch try BrokerOptions.parse(Array(arguments.dropFirst())) {
+            case .showHelp:
+                print(BrokerOptions.help)
+                return 0
+            case .showVersion:
+                print(BrokerOptions.versionLine)
+                return 0
+            case .run(let parsed):
+                options = parsed
+            }
+        } catch {
+            Log(threshold: .error, environment: [:]).error("Error: \(error)\n\(BrokerOptions.usage)\nSee 'media-broker --help'.")
+            return exitUsage
+        }
+        StopSignal.install()
+        let log = Log(threshold: options.logLevel, environment: environment)
+
+        guard let path = options.databasePath ?? BrokerOptions.defaultDatabasePath(environment: environment) else {
+            log.error("cannot tell where the history goes: neither XDG_DATA_HOME nor HOME is set (use --database PATH)")
+            return 1
+        }
+        guard let store = openStore(at: path, log: log) else { return 1 }
+
+        let connection: BusConnection
+        do {
+            connection = try BusConnection.session()
+        } catch {
+            log.error("cannot connect to the session bus: \(error.message.isEmpty ? error.name.rawValue : error.message)")
+            store.close()
+            return 1
+        }
+        connection.onDisconnect { StopSignal.busLost() }
+
+        let rule: ListenRule = options.minimumListenSeconds.map { .minimum(seconds: $0) } ?? .lastFM
+        let tracker = PlayerTracker(connection: connection, store: store, rule: rule, log: log)
+        connection.export(BrokerObject.make(store: store, state: tracker))
+
+        switch waitFor({ done in connection.callBus("RequestName", [.string(BrokerContract.busName.rawValue), .uint32(4)]) { done($0) } }) {
+        case .failure(let error):
+            log.error("cannot request \(BrokerContract.busName): \(error)")
+            return shutDown(connection, store, exitCode: 1)
+        case .success(let reply):
+            let code = (try? reply.first?.integer(as: UInt32.self)) ?? 0
+            guard code == 1 || code == 4 else {
+                log.error("another media-broker already owns \(BrokerContract.busName) on this bus")
+                return shutDown(connection, store, exitCode: 1)
+            }
+        }
+
+        if case .some(let error) = waitFor({ done in connection.loop.execute { tracker.start { done($0) } } }) {
+            log.error("cannot follow media players: \(error)")
+            return shutDown(connection, store, exitCode: 1)
+        }
+        connection.loop.execute { tracker.finishLeftoverListens() }
+        log.info("\(BrokerOptions.versionLine) owns \(BrokerContract.busName); history in \(path)")
+
+        let reason = StopSignal.wait()
+        switch reason {
+        case .busLost:
+            log.error("the session bus went away; exiting so the service manager can restart us")
+        case .signal(let number):
+            log.info("stopping (signal \(number))")
+        }
+        // Finish the listens in progress first: their store jobs queue before the store closes.
+        _ = waitFor { done in
+            if !connection.loop.execute({ tracker.stop(); done(()) }) { done(()) }
+        }
+        return shutDown(connection, store, exitCode: reason == .busLost ? 1 : 0)
+    }
+
+    private static func openStore(at path: String, log: Log) -> HistoryStore? {
+        do {
+            return try HistoryStore(path: path)
+        } catch .corrupt(_, let reason) {
+            do {
+                let aside = try HistoryStore.moveAside(path: path)
+                log.error("the history database \(path) is damaged (\(reason)); moved it aside to \(aside) and starting a fresh one")
+                return try HistoryStore(path: path)
+            } catch {
+                log.error("the history database \(path) is damaged and could not be replaced: \(error)")
+                return nil
+            }
+        } catch {
+            log.error("cannot open the history database \(path): \(error)")
+            return nil
+        }
+    }
+
+    private static func shutDown(_ connection: BusConnection, _ store: HistoryStore, exitCode: Int32) -> Int32 {
+        // The store runs its queued jobs before closing; their completions may still emit
+        // signals, so the connection closes (and flushes) after it.
+        store.close()
+        connection.close()
+        return exitCode
+    }
+
+    /// Blocks the calling (main) thread until `start`'s callback runs on another thread.
+    private static func waitFor<T: Sendable>(_ start: (@escaping @Sendable (T) -> Void) -> Void) -> T {
+        let box = ResultBox<T>()
+        start { value in box.set(value) }
+        return box.wait()
+    }
+}
+
+/// One value handed from one thread to another that waits for it.
+private final class ResultBox<T: Sendable>: @unchecked Sendable {
+    // @unchecked Sendable: `value` is written once before `semaphore.signal()` and read only after
+    // `semaphore.wait()`, which orders the two.
+    private var value: T?
+    private let semaphore = DispatchSemaphore(value: 0)
+
+    func set(_ newValue: T) {
+        value = newValue
+        semaphore.signal()
+    }
+
+    func wait() -> T {
+        semaphore.wait()
+        guard let value else { preconditionFailure("ResultBox woken without a value") }
+        return value
+    }
+}

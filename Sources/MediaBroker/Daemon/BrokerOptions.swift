@@ -1,0 +1,92 @@
+import MediaBrokerVersion
+
+/// What `media-broker` was asked to do, parsed from its arguments without side effects.
+public struct BrokerOptions: Sendable, Equatable {
+    /// Where the history lives; `nil` means the XDG default.
+    public var databasePath: String?
+    /// `--min-listen SECONDS`: a flat threshold replacing the Last.fm rule.
+    public var minimumListenSeconds: Double?
+    public var logLevel: Log.Level = .info
+
+    public enum Action: Sendable, Equatable {
+        case run(BrokerOptions)
+        case showHelp
+        case showVersion
+    }
+
+    public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
+        public var description: String
+    }
+
+    public static let usage = "Usage: media-broker [--database PATH] [--min-listen SECONDS] [--verbose | --quiet]"
+
+    public static let help = """
+        media-broker — records what you listen to from MPRIS media players and answers
+        journaling apps over D-Bus (org.mediabroker.MediaBroker1 on the session bus).
+
+        \(usage)
+
+        Options:
+          --database PATH        the history database (default:
+                                 $XDG_DATA_HOME/media-broker/history.sqlite3, or
+                                 ~/.local/share/media-broker/history.sqlite3)
+          --min-listen SECONDS   record a listen once it was heard this long, instead of the
+                                 Last.fm rule (longer than 30 s and heard for half its length
+                                 or 4 minutes; 30 s when the length is unknown)
+          --verbose              also log debug lines (titles are logged only at this level)
+          --quiet                log warnings and errors only
+          --version              print the version and exit
+          -h, --help             print this help and exit
+
+        Exit status: 0 after SIGTERM or SIGINT; 1 when the bus cannot be reached, the name is
+        taken, the database cannot be used, or the bus goes away; 64 on a usage error.
+        """
+
+    public static func parse(_ arguments: [String]) throws(UsageError) -> Action {
+        var options = BrokerOptions()
+        var index = 0
+        func value(for option: String, inline: String?) throws(UsageError) -> String {
+            if let inline { return inline }
+            index += 1
+            guard index < arguments.count else { throw UsageError(description: "\(option) needs a value") }
+            return arguments[index]
+        }
+        while index < arguments.count {
+            let word = arguments[index]
+            let parts = word.split(separator: "=", maxSplits: 1).map(String.init)
+            let name = parts[0]
+            let inline = word.contains("=") && name.hasPrefix("--") ? (parts.count > 1 ? parts[1] : "") : nil
+            switch name {
+            case "-h", "--help": return .showHelp
+            case "--version": return .showVersion
+            case "--verbose": options.logLevel = .debug
+            case "--quiet": options.logLevel = .warning
+            case "--database":
+                let path = try value(for: name, inline: inline)
+                guard !path.isEmpty else { throw UsageError(description: "--database needs a path") }
+                options.databasePath = path
+            case "--min-listen":
+                let text = try value(for: name, inline: inline)
+                guard let seconds = Double(text), seconds.isFinite, seconds >= 0, seconds <= 86_400 else {
+                    throw UsageError(description: "--min-listen takes seconds from 0 to 86400, not '\(text)'")
+                }
+                options.minimumListenSeconds = seconds
+            default:
+                throw UsageError(description: "unknown argument '\(word)'")
+            }
+            index += 1
+        }
+        return .run(options)
+    }
+
+    /// The history's default location per the XDG base-directory spec.
+    public static func defaultDatabasePath(environment: [String: String]) -> String? {
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
+            return data + "/media-broker/history.sqlite3"
+        }
+        guard let home = environment["HOME"], home.hasPrefix("/") else { return nil }
+        return home + "/.local/share/media-broker/history.sqlite3"
+    }
+
+    public static var versionLine: String { "media-broker \(MediaBrokerVersion.current)" }
+}

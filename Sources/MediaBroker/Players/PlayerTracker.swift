@@ -1,0 +1,353 @@
+public import SwiftDBus
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Follows every MPRIS player on the bus and turns what each plays into listens.
+///
+/// Everything here runs on the bus connection's thread — handlers, replies and timers — so the
+/// state needs no lock. A player is keyed by its unique name; signals are believed only from the
+/// unique name that owns an `org.mpris.MediaPlayer2.*` name right now, by this object's own
+/// `NameOwnerChanged`-driven map, and only for `/org/mpris/MediaPlayer2`.
+// @unchecked Sendable: built on the main thread, then touched only on the connection's thread
+// (handlers, completions and `loop.execute` work); `BrokerObject` calls it from there too.
+public final class PlayerTracker: BrokerState, @unchecked Sendable {
+    public static let mprisPrefix = "org.mpris.MediaPlayer2."
+    static let mprisPath: ObjectPath = "/org/mpris/MediaPlayer2"
+    static let playerInterface: InterfaceName = "org.mpris.MediaPlayer2.Player"
+    static let rootInterface: InterfaceName = "org.mpris.MediaPlayer2"
+    /// How often a playing player is re-read in case it never signals (spotifyd, mopidy).
+    static let safetyRereadInterval: Duration = .seconds(30)
+
+    private let connection: BusConnection
+    private let store: HistoryStore
+    private let rule: ListenRule
+    private let log: Log
+    private var players: [String: Player] = [:]
+    /// Well-known MPRIS name → the unique name that owns it.
+    private var owners: [String: String] = [:]
+    private var tokens: [MatchToken] = []
+    private var stopped = false
+
+    // @unchecked Sendable: like the tracker, touched only on the connection's thread.
+    private final class Player: @unchecked Sendable {
+        let uniqueName: String
+        var busNames: Set<String> = []
+        var identity: String?
+        var desktopEntry: String?
+        var listening: PlayerListening
+        var status: PlaybackStatus?
+        var deadlineTimer: TimerToken?
+        var rereadTimer: TimerToken?
+
+        init(uniqueName: String, rule: ListenRule) {
+            self.uniqueName = uniqueName
+            self.listening = PlayerListening(rule: rule)
+        }
+
+        /// The app identity: the desktop entry when the player names one, else the bus-name stem
+        /// without an instance suffix (`vlc.instance7389` → `vlc`).
+        var appID: String {
+            if let desktopEntry, !desktopEntry.isEmpty { return desktopEntry }
+            return busNames.sorted().first.map(PlayerTracker.stem(of:)) ?? "unknown"
+        }
+    }
+
+    public init(connection: BusConnection, store: HistoryStore, rule: ListenRule, log: Log) {
+        self.connection = connection
+        self.store = store
+        self.rule = rule
+        self.log = log
+    }
+
+    /// `org.mpris.MediaPlayer2.vlc.instance7389` → `vlc`; `firefox.instance_1_66` → `firefox`.
+    static func stem(of busName: String) -> String {
+        let rest = busName.hasPrefix(mprisPrefix) ? String(busName.dropFirst(mprisPrefix.count)) : busName
+        var parts = rest.split(separator: ".").map(String.init)
+        if parts.count > 1, let last = parts.last, last.hasPrefix("instance") { parts.removeLast() }
+        return parts.joined(separator: ".")
+    }
+
+    // MARK: Starting
+
+    /// Subscribes to name changes, then lists the players already there — in that order, so a
+    /// player starting in between is not missed. Call on the connection's thread.
+    public func start(completion: @escaping @Sendable (BusError?) -> Void) {
+        let rules = [
+            MatchRule(sender: BusConnection.busName, interface: .bus, member: "NameOwnerChanged", path: BusConnection.busPath),
+            MatchRule(interface: .properties, member: "PropertiesChanged", path: Self.mprisPath),
+            MatchRule(interface: Self.playerInterface, member: "Seeked", path: Self.mprisPath),
+        ]
+        subscribe(rules[...]) { [self] error in
+            if let error { return completion(error) }
+            connection.callBus("ListNames") { [self] result in
+                switch result {
+                case .failure(let error): completion(error)
+                case .success(let reply):
+                    let names = (try? reply.first?.strings()) ?? []
+                    for name in names where isPlayerName(name) { lookUpOwner(of: name) }
+                    completion(nil)
+                }
+            }
+        }
+    }
+
+    private func subscribe(_ rules: ArraySlice<MatchRule>, then done: @escaping @Sendable (BusError?) -> Void) {
+        guard let rule = rules.first else { return done(nil) }
+        connection.addMatch(rule, handler: { [self] message in receive(message) }) { [self] result in
+            switch result {
+            case .failure(let error): done(error)
+            case .success(let token):
+                tokens.append(token)
+                subscribe(rules.dropFirst(), then: done)
+            }
+        }
+    }
+
+    private func isPlayerName(_ name: String) -> Bool {
+        // playerctld mirrors whichever player is active: never a source of its own.
+        name.hasPrefix(Self.mprisPrefix) && name != Self.mprisPrefix + "playerctld"
+    }
+
+    private func lookUpOwner(of name: String) {
+        connection.callBus("GetNameOwner", [.string(name)]) { [self] result in
+            guard case .success(let reply) = result, let owner = try? reply.first?.string() else { return }
+            // NameOwnerChanged may have told us first; only an unknown name is news.
+            guard owners[name] == nil else { return }
+            nameOwnerChanged(name, from: "", to: owner)
+        }
+    }
+
+    // MARK: Messages
+
+    private func receive(_ message: BusMessage) {
+        guard !stopped else { return }
+        switch message.member?.rawValue {
+        case "NameOwnerChanged":
+            guard message.sender == "org.freedesktop.DBus" || message.sender == BusConnection.busName.rawValue,
+                  message.arguments.count == 3,
+                  let name = try? message.arguments[0].string(), isPlayerName(name),
+                  let old = try? message.arguments[1].string(), let new = try? message.arguments[2].string() else { return }
+            nameOwnerChanged(name, from: old, to: new)
+        case "PropertiesChanged":
+            guard let sender = message.sender, let player = players[sender], message.path == Self.mprisPath,
+                  message.arguments.count == 3,
+                  let interface = try? message.arguments[0].string() else { return }
+            // Other interfaces (Playlists, TrackList) are none of our business (quirk 12).
+            guard interface == Self.playerInterface.rawValue else {
+                if interface == Self.rootInterface.rawValue { readIdentity(of: player) }
+                return
+            }
+            let changed = (try? message.arguments[1].vardict()) ?? [:]
+            let invalidated = (try? message.arguments[2].strings()) ?? []
+            apply(changed, to: player)
+            // Only-invalidated properties are re-read, not taken as cleared (quirk 11).
+            let reread = invalidated.filter { ["Metadata", "PlaybackStatus", "Rate"].contains($0) && changed[$0] == nil }
+            if !reread.isEmpty { readPlayerProperties(of: player) }
+        case "Seeked":
+            guard let sender = message.sender, let player = players[sender], message.path == Self.mprisPath,
+                  let position = try? message.arguments.first?.integer(as: Int64.self) else { return }
+            handle(.seeked(position: position), for: player)
+        default:
+            break
+        }
+    }
+
+    private func nameOwnerChanged(_ name: String, from old: String, to new: String) {
+        if !old.isEmpty, let player = players[old] {
+            player.busNames.remove(name)
+            owners[name] = nil
+            if player.busNames.isEmpty { playerLeft(player) }
+        }
+        guard !new.isEmpty else { return }
+        owners[name] = new
+        if let player = players[new] {
+            player.busNames.insert(name)
+            return
+        }
+        let player = Player(uniqueName: new, rule: rule)
+        player.busNames.insert(name)
+        players[new] = player
+        log.info("following player \(name) (\(new))")
+        readIdentity(of: player)
+        readPlayerProperties(of: player)
+    }
+
+    private func playerLeft(_ player: Player) {
+        log.info("player \(player.appID) (\(player.uniqueName)) left the bus")
+        handle(.playerGone, for: player)
+        player.deadlineTimer?.cancel()
+        player.rereadTimer?.cancel()
+        players[player.uniqueName] = nil
+    }
+
+    // MARK: Reading properties
+
+    private func readIdentity(of player: Player) {
+        getAll(Self.rootInterface, of: player) { [self] properties in
+            player.identity = try? properties["Identity"]?.string()
+            player.desktopEntry = try? properties["DesktopEntry"]?.string()
+            _ = self
+        }
+    }
+
+    private func readPlayerProperties(of player: Player) {
+        getAll(Self.playerInterface, of: player) { [self] properties in
+            apply(properties, to: player)
+        }
+    }
+
+    private func getAll(_ interface: InterfaceName, of player: Player, _ body: @escaping @Sendable ([String: DBusValue]) -> Void) {
+        guard let destination = try? BusName(player.uniqueName) else { return }
+        let call = MethodCall(destination: destination, path: Self.mprisPath, interface: .properties, member: "GetAll",
+                              arguments: [.string(interface.rawValue)], allowsAutoStart: false)
+        connection.call(call, timeout: .seconds(5)) { [self] result in
+            // The player may have left while we waited.
+            guard players[player.uniqueName] === player else { return }
+            switch result {
+            case .success(let reply):
+                body((try? reply.arguments.first?.vardict()) ?? [:])
+            case .failure(let error):
+                log.debug("could not read \(interface) of \(player.uniqueName): \(error)")
+            }
+        }
+    }
+
+    /// Feeds the properties a player reported to its listening state, metadata first: a track
+    /// change often arrives together with its status.
+    private func apply(_ properties: [String: DBusValue], to player: Player) {
+        if let metadata = properties["Metadata"], let map = try? metadata.vardict() {
+            handle(.metadata(TrackMetadata.decode(map)), for: player)
+        }
+        if let rate = try? properties["Rate"]?.double() {
+            handle(.rate(rate), for: player)
+        }
+        if let value = properties["PlaybackStatus"], let status = PlaybackStatus(mpris: value) {
+            player.status = status
+            handle(.playbackStatus(status), for: player)
+            scheduleSafetyReread(of: player)
+        }
+    }
+
+    /// While a player plays, re-read it now and then: some never signal. Nothing runs while
+    /// nothing plays.
+    private func scheduleSafetyReread(of player: Player) {
+        player.rereadTimer?.cancel()
+        player.rereadTimer = nil
+        guard player.status == .playing, !stopped else { return }
+        player.rereadTimer = connection.schedule(after: Self.safetyRereadInterval) { [self] in
+            guard players[player.uniqueName] === player else { return }
+            readPlayerProperties(of: player)
+        }
+    }
+
+    // MARK: Listens
+
+    private func now() -> Microseconds {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return Int64(spec.tv_sec) * 1_000_000 + Int64(spec.tv_nsec) / 1000
+    }
+
+    private func handle(_ event: PlayerEvent, for player: Player) {
+        let effects = player.listening.handle(event, at: now())
+        for effect in effects { perform(effect, for: player) }
+        scheduleDeadline(for: player)
+    }
+
+    private func scheduleDeadline(for player: Player) {
+        player.deadlineTimer?.cancel()
+        player.deadlineTimer = nil
+        let current = now()
+        guard !stopped, let deadline = player.listening.nextDeadline(at: current) else { return }
+        let delay = Duration.microseconds(max(0, deadline - current))
+        player.deadlineTimer = connection.schedule(after: delay) { [self] in
+            guard players[player.uniqueName] === player else { return }
+            handle(.tick, for: player)
+        }
+    }
+
+    private func asset(_ listen: Listen, of player: Player) -> MediaAsset {
+        listen.asset(appID: player.appID, appName: player.identity, appIcon: nil)
+    }
+
+    private func storeKey(_ listen: Listen, of player: Player) -> String { player.uniqueName + "/" + listen.key }
+
+    private func perform(_ effect: ListenEffect, for player: Player) {
+        switch effect {
+        case .opened(let listen), .checkpoint(let listen):
+            store.saveOpenListen(key: storeKey(listen, of: player), asset: asset(listen, of: player), checkpoint: listen.ended) { [log] result in
+                if case .failure(let error) = result { log.warning("could not checkpoint a listen: \(error)") }
+            }
+        case .finished(let listen):
+            record(asset(listen, of: player), key: storeKey(listen, of: player))
+        case .dropped(let listen, _):
+            store.removeOpenListen(key: storeKey(listen, of: player)) { _ in }
+        }
+    }
+
+    /// Stores a finished listen and announces it with `MediaAdded` once it is on disk.
+    private func record(_ asset: MediaAsset, key: String) {
+        let connection = connection
+        let log = log
+        store.finishOpenListen(key: key, asset: asset) { result in
+            switch result {
+            case .success(let outcome):
+                guard outcome.wasNew else { return }
+                var stored = asset
+                stored.id = outcome.id
+                log.debug("recorded \"\(asset.title)\" from \(asset.appID)")
+                try? connection.emit(SignalEmission(path: BrokerContract.objectPath, interface: BrokerContract.interface,
+                                                    member: "MediaAdded", arguments: [stored.fields]))
+            case .failure(let error):
+                log.error("could not record a listen from \(asset.appID): \(error)")
+            }
+        }
+    }
+
+    /// Finishes what was left open by a broker that stopped without finishing (a crash): each
+    /// open listen ends at its last checkpoint and is recorded if it qualifies.
+    public func finishLeftoverListens() {
+        store.openListens { [self] result in
+            guard case .success(let leftovers) = result else { return }
+            for leftover in leftovers {
+                if rule.qualifies(listened: leftover.asset.listened, length: leftover.asset.length) {
+                    var asset = leftover.asset
+                    asset.ended = max(asset.ended, leftover.checkpoint)
+                    record(asset, key: leftover.key)
+                } else {
+                    store.removeOpenListen(key: leftover.key) { _ in }
+                }
+            }
+        }
+    }
+
+    /// Ends every listen (the broker is stopping) and unsubscribes. Call on the connection's thread.
+    public func stop() {
+        guard !stopped else { return }
+        for player in players.values {
+            handle(.brokerStopping, for: player)
+            player.deadlineTimer?.cancel()
+            player.rereadTimer?.cancel()
+        }
+        stopped = true
+        for token in tokens { token.cancel() }
+        tokens.removeAll()
+    }
+
+    // MARK: BrokerState
+
+    public func nowPlaying() -> [MediaAsset] {
+        players.values.compactMap { player in player.listening.current.map { asset($0, of: player) } }
+            .sorted { $0.started > $1.started }
+    }
+
+    public func players() -> [PlayerSummary] {
+        players.values.flatMap { player in
+            player.busNames.sorted().map { name in
+                PlayerSummary(busName: name, uniqueName: player.uniqueName, appID: player.appID,
+                              playbackStatus: player.status.map(\.mprisName))
+            }
+        }.sorted { $0.busName < $1.busName }
+    }
+}

@@ -1,0 +1,20 @@
+public import SwiftDBus
+
+/// The fixed names of the D-Bus contract (docs/dbus-api.md). Clients we never see depend on
+/// them: add, never rename.
+public enum BrokerContract {
+    public static let busName: BusName = "org.mediabroker.MediaBroker1"
+    public static let objectPath: ObjectPath = "/org/mediabroker/MediaBroker1"
+    public static let interface: InterfaceName = "org.mediabroker.MediaBroker1"
+
+    /// `RecentMedia`'s default and largest page.
+    public static let defaultLimit = 50
+    public static let maximumLimit = 1000
+    /// Longest `app_id` a filter may name.
+    public static let maximumAppIDLength = 255
+}
+
+extension ErrorName {
+    /// Media recording is switched off.
+    public static let mediaDisabled: ErrorName = "org.mediabroker.MediaBroker1.Error.MediaDisabled"
+}

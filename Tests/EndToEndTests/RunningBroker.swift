@@ -1,0 +1,54 @@
+import Foundation
+import MediaDonationClient
+import TestSupport
+
+/// A real `media-broker` process on a private bus, with its own data folder.
+final class RunningBroker: Sendable {
+    let bus: PrivateBus
+    let data: TemporaryDirectory
+    let process: ChildProcess
+    let arguments: [String]
+
+    var databasePath: String { data.appending("history.sqlite3") }
+
+    /// Starts the broker and waits until it owns its name.
+    init(bus: PrivateBus, data: TemporaryDirectory? = nil, arguments: [String] = ["--min-listen", "2"]) throws {
+        self.bus = bus
+        self.data = try data ?? TemporaryDirectory(prefix: "broker-data")
+        self.arguments = arguments
+        process = try Self.launch(bus: bus, databasePath: self.data.appending("history.sqlite3"), arguments: arguments)
+        try bus.waitForName(MediaBrokerClient.busName)
+    }
+
+    static func launch(bus: PrivateBus, databasePath: String, arguments: [String]) throws -> ChildProcess {
+        try ChildProcess.launch(
+            try BuiltProducts.path(of: "media-broker"),
+            arguments: ["--database", databasePath, "--verbose"] + arguments,
+            environment: bus.environment)
+    }
+
+    /// A client connected to the broker's bus.
+    func client() throws -> MediaBrokerClient {
+        try MediaBrokerClient(address: bus.address, timeout: .seconds(5))
+    }
+
+    /// Stops the broker with SIGTERM and returns how it exited.
+    @discardableResult
+    func stop() throws -> ChildProcess.ExitStatus {
+        process.signal(SIGTERM)
+        return try process.waitForExit(timeout: .seconds(10))
+    }
+
+    /// `broker-ctl` with `arguments`, on the broker's bus.
+    func brokerCtl(_ arguments: [String]) throws -> (status: ChildProcess.ExitStatus, standardOutput: String, standardError: String) {
+        try ChildProcess.run(try BuiltProducts.path(of: "broker-ctl"), arguments: arguments, environment: bus.environment)
+    }
+
+    /// Waits until the broker follows no player any more — after which every listen the players
+    /// made has been ended and queued for the store ahead of any later query.
+    func waitUntilNoPlayers(_ client: MediaBrokerClient) async throws {
+        try await waitUntil("the broker follows no player", timeout: .seconds(15)) {
+            try await client.status().players.isEmpty
+        }
+    }
+}
