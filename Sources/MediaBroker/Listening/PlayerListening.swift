@@ -1,0 +1,369 @@
+/// The listening state of one player (one unique bus name): turns what the player says, with the
+/// time it was said, into listens.
+///
+/// Pure logic: no bus, no file, no clock. The caller passes each event with the moment it happened
+/// (microseconds since the epoch, non-decreasing; a step backwards counts nothing and breaks no
+/// invariant) and performs the returned ``ListenEffect``s in order. It asks ``nextDeadline(at:)``
+/// when to send ``PlayerEvent/tick`` — only while something plays; no timer is needed otherwise.
+///
+/// The rules (issue 3, mpris-quirks.md):
+/// - `listened` is wall-clock time in Playing × Rate. A pause stops the clock; a seek adds nothing,
+///   so jumping to 90 % counts nothing while seeking back and replaying counts (quirks 20, 21).
+/// - A listen begins at the first moment its track is Playing — never while Paused or Stopped, so a
+///   stopped player's metadata makes no listen (quirk 19) — and is opened (written) once its
+///   metadata is recordable: a title, not a placeholder, not an advert, not excluded.
+/// - Stopped, another track, the player leaving and the broker stopping end it; it is recorded when
+///   it qualifies under the ``ListenRule``.
+/// - A `Metadata` value equal to the last is dropped before any other work (quirks 7, 8). One that
+///   names the same track with fields filled in or left out (``TrackMetadata/isSameTrack(as:)``)
+///   updates the listen, which keeps its start and takes the fullest metadata. A title arriving
+///   within ``fillInWindow`` of heard time after untitled metadata completes it; later, it is a new
+///   track. `PlaybackStatus` not re-sent on a track change keeps the last one (quirk 10).
+/// - A `Seeked` to within ``loopRestartWindow`` of the start after a qualifying listen ends that
+///   listen and starts a new one of the same track (repeat-one, quirk 22). A player that loops
+///   without any signal at all cannot be told from one that keeps playing: that is one listen whose
+///   `listened` covers every loop — counted, never double counted.
+/// - An advert or excluded item is never recorded; if that is learnt after the listen was opened
+///   (a fill-in adds the flag), the listen is dropped and this play-through never reopens.
+/// - Checkpoints: when the playback state changes (Playing ↔ Paused), when the recorded metadata
+///   changes, when the listen crosses its threshold, and every ``checkpointInterval`` of playing.
+///   Rate changes and seeks alone write nothing; neither do floods of identical signals.
+public struct PlayerListening: Sendable {
+    /// A `Seeked` to at most this position (µs) after a qualifying listen is a restart (2 s).
+    public static let loopRestartWindow: Microseconds = 2_000_000
+    /// How much may be heard of untitled metadata before a title that completes it counts as a new
+    /// track instead (2 s: players fill in within a few hundred ms).
+    public static let fillInWindow: Microseconds = 2_000_000
+    /// The fastest rate counted (16×); faster rates count as this.
+    public static let maxRate: Double = 16
+    /// The default time between checkpoints of a long listen while it plays (5 minutes).
+    public static let defaultCheckpointInterval: Microseconds = 300_000_000
+
+    /// When a listen counts.
+    public let rule: ListenRule
+    /// Time between periodic checkpoints while playing; `nil`: only at state changes and threshold.
+    public let checkpointInterval: Microseconds?
+
+    /// The player's last known status; `nil` before the first one.
+    public private(set) var status: PlaybackStatus?
+    /// The player's last `Metadata`, as sent (the listen keeps the fullest).
+    public private(set) var metadata: TrackMetadata?
+    /// The rate counted: the player's `Rate` made safe (see ``PlayerEvent/rate(_:)``).
+    public private(set) var rate: Double = 1
+
+    /// The play-through in progress: from the first moment Playing with a track to its end.
+    private var play: Play?
+    /// Numbers this player's listens, so keys stay unique even at the same microsecond.
+    private var serial: UInt64 = 0
+
+    private struct Play: Sendable {
+        var listen: Listen
+        /// Announced with `.opened` and not yet ended or dropped.
+        var isOpen = false
+        /// Dropped (advert, excluded, discarded): never opened again.
+        var isDead = false
+        /// `listened` counts up to this moment.
+        var clock: Microseconds
+        /// Whether the record on disk qualifies — a checkpoint is due when that changes.
+        var recordQualifies = false
+        var lastCheckpoint: Microseconds
+        /// A state change happened since the last write.
+        var checkpointDue = false
+    }
+
+    public init(rule: ListenRule = .default, checkpointInterval: Microseconds? = Self.defaultCheckpointInterval) {
+        self.rule = rule
+        self.checkpointInterval = checkpointInterval.map { max($0, 1_000_000) }
+    }
+
+    /// Picks up a listen a previous run left open (issue 3 §3), when the player is still on the bus
+    /// with the same track: `metadata` is what the player says now and must be the same track
+    /// (``TrackMetadata/isSameTrack(as:)``) and recordable, and `status` Playing or Paused.
+    /// Otherwise `nil`: the caller finishes the record as it is (recorded if
+    /// `rule.qualifies(listened:length:)`, else removed).
+    ///
+    /// Playing now: the time since the last checkpoint counts — the person was listening while the
+    /// broker was down — unless it is longer than the track, which cannot be one play-through
+    /// (then `nil`). Paused now: nothing more counts (when it was paused is unknown; the checkpoint
+    /// is the honest bound). The listen keeps its key and start, takes the player's metadata over
+    /// the stored fields, and a checkpoint is due at once: call `handle(.tick, at: now)` next.
+    public init?(
+        rule: ListenRule = .default, resuming listen: Listen, metadata: TrackMetadata, status: PlaybackStatus,
+        rate: Double = 1, at now: Microseconds,
+        checkpointInterval: Microseconds? = Self.defaultCheckpointInterval
+    ) {
+        guard status != .stopped, metadata.isRecordable, metadata.isSameTrack(as: listen.metadata) else { return nil }
+        if status == .playing, let length = metadata.length ?? listen.length,
+            Clock.elapsed(from: listen.ended, to: now) > length
+        {
+            return nil
+        }
+        self.init(rule: rule, checkpointInterval: checkpointInterval)
+        self.status = status
+        self.metadata = metadata
+        self.rate = Self.countedRate(rate) ?? 1
+        var resumed = listen
+        resumed.metadata = metadata.merged(over: listen.metadata)
+        play = Play(
+            listen: resumed, isOpen: true, clock: status == .playing ? listen.ended : now,
+            recordQualifies: rule.qualifies(listened: listen.listened, length: listen.length),
+            lastCheckpoint: listen.ended, checkpointDue: true)
+        advance(to: now)
+    }
+
+    // MARK: - Reading
+
+    /// The open listen (for `NowPlaying`), as of the last event; `nil` when nothing recordable is
+    /// in progress.
+    public var current: Listen? {
+        guard let play, play.isOpen else { return nil }
+        return play.listen
+    }
+
+    /// The open listen with its time counted up to `now`.
+    public func current(at now: Microseconds) -> Listen? {
+        guard let play, play.isOpen else { return nil }
+        var listen = play.listen
+        if isClockRunning {
+            listen.listened = Clock.add(listen.listened, counted(Clock.elapsed(from: play.clock, to: now)))
+            listen.ended = max(listen.ended, now)
+        }
+        return listen
+    }
+
+    /// When the caller should send ``PlayerEvent/tick`` next: the moment the open listen crosses
+    /// its threshold, or its next periodic checkpoint, or now when a checkpoint is due; `nil` when
+    /// nothing is open and playing — no timer then.
+    public func nextDeadline(at now: Microseconds) -> Microseconds? {
+        guard let play, play.isOpen else { return nil }
+        if play.checkpointDue { return now }
+        guard isClockRunning else { return nil }
+        var deadline: Microseconds?
+        if !play.recordQualifies, let threshold = rule.threshold(length: play.listen.length) {
+            let heard = Clock.add(play.listen.listened, counted(Clock.elapsed(from: play.clock, to: now)))
+            let remaining = max(threshold, 1) - heard
+            deadline = remaining <= 0 ? now : Clock.add(now, wallTime(for: remaining))
+        }
+        if let checkpointInterval {
+            let periodic = max(Clock.add(play.lastCheckpoint, checkpointInterval), now)
+            deadline = min(deadline ?? periodic, periodic)
+        }
+        return deadline
+    }
+
+    // MARK: - Events
+
+    /// Applies one event that happened at `now` and returns what the caller must do, in order.
+    /// An event that changes nothing (an identical status, metadata or rate) returns `[]` at once.
+    public mutating func handle(_ event: PlayerEvent, at now: Microseconds) -> [ListenEffect] {
+        var effects: [ListenEffect] = []
+        switch event {
+        case .playbackStatus(let new):
+            guard new != status else { return [] }
+            advance(to: now)
+            setStatus(new, at: now, &effects)
+        case .metadata(let new):
+            guard new != metadata else { return [] }
+            advance(to: now)
+            metadata = new
+            trackChanged(to: new, at: now, &effects)
+        case .rate(let raw):
+            guard let new = Self.countedRate(raw), new != rate else { return [] }
+            advance(to: now)
+            rate = new
+        case .seeked(let position):
+            advance(to: now)
+            restartIfLooped(position: position, at: now, &effects)
+        case .tick:
+            advance(to: now)
+        case .playerGone:
+            advance(to: now)
+            end(&effects)
+            status = nil
+            metadata = nil
+            rate = 1
+        case .brokerStopping:
+            advance(to: now)
+            end(&effects)
+        case .discard:
+            advance(to: now)
+            discard(&effects)
+        }
+        checkpointIfDue(at: now, &effects)
+        return effects
+    }
+
+    private mutating func setStatus(_ new: PlaybackStatus, at now: Microseconds, _ effects: inout [ListenEffect]) {
+        let old = status
+        status = new
+        switch new {
+        case .playing:
+            if play != nil {
+                play!.clock = now
+                play!.checkpointDue = true
+            } else if let metadata {
+                begin(metadata, at: now, &effects)
+            }
+        case .paused:
+            if old == .playing { play?.checkpointDue = true }
+        case .stopped:
+            end(&effects)
+        }
+    }
+
+    private mutating func trackChanged(to new: TrackMetadata, at now: Microseconds, _ effects: inout [ListenEffect]) {
+        guard var current = play else {
+            if status == .playing { begin(new, at: now, &effects) }
+            return
+        }
+        let before = current.listen.metadata
+        let sameTrack =
+            new.isSameTrack(as: before)
+            || (new.fillsIn(untitled: before) && current.listen.listened <= Self.fillInWindow)
+        guard sameTrack else {
+            end(&effects)
+            if status == .playing { begin(new, at: now, &effects) }
+            return
+        }
+        let merged = new.merged(over: before)
+        current.listen.metadata = merged
+        defer { play = current }
+        guard !current.isDead else { return }
+        if current.isOpen {
+            if let reason = merged.dropReason {
+                effects.append(.dropped(current.listen, reason))
+                current.isOpen = false
+                current.isDead = true
+            } else if Self.recordedFieldsDiffer(before, merged) {
+                current.checkpointDue = true
+            }
+        } else if merged.isRecordable {
+            open(&current, at: now, &effects)
+        }
+    }
+
+    private mutating func restartIfLooped(position: Microseconds, at now: Microseconds, _ effects: inout [ListenEffect]) {
+        guard let current = play, (0...Self.loopRestartWindow).contains(position),
+            rule.qualifies(listened: current.listen.listened, length: current.listen.length)
+        else { return }
+        end(&effects)
+        if status == .playing { begin(current.listen.metadata, at: now, &effects) }
+    }
+
+    private mutating func discard(_ effects: inout [ListenEffect]) {
+        guard var current = play else { return }
+        if current.isOpen { effects.append(.dropped(current.listen, .discarded)) }
+        current.isOpen = false
+        current.isDead = true
+        play = current
+    }
+
+    // MARK: - Listens
+
+    private mutating func begin(_ metadata: TrackMetadata, at now: Microseconds, _ effects: inout [ListenEffect]) {
+        serial &+= 1
+        let listen = Listen(key: "\(now)-\(serial)", metadata: metadata, started: now, ended: now, listened: 0)
+        var new = Play(listen: listen, clock: now, lastCheckpoint: now)
+        if metadata.isRecordable { open(&new, at: now, &effects) }
+        play = new
+    }
+
+    private func open(_ play: inout Play, at now: Microseconds, _ effects: inout [ListenEffect]) {
+        play.isOpen = true
+        play.recordQualifies = rule.qualifies(listened: play.listen.listened, length: play.listen.length)
+        play.lastCheckpoint = now
+        play.checkpointDue = false
+        effects.append(.opened(play.listen))
+    }
+
+    /// Ends the play-through: an open listen is finished or dropped; anything else leaves no trace.
+    private mutating func end(_ effects: inout [ListenEffect]) {
+        guard let ended = play else { return }
+        play = nil
+        guard ended.isOpen else { return }
+        if rule.qualifies(listened: ended.listen.listened, length: ended.listen.length) {
+            effects.append(.finished(ended.listen))
+        } else {
+            effects.append(.dropped(ended.listen, .tooShort))
+        }
+    }
+
+    private mutating func checkpointIfDue(at now: Microseconds, _ effects: inout [ListenEffect]) {
+        guard var current = play, current.isOpen else { return }
+        let qualifies = rule.qualifies(listened: current.listen.listened, length: current.listen.length)
+        var due = current.checkpointDue || qualifies != current.recordQualifies
+        if !due, isClockRunning, let checkpointInterval {
+            due = Clock.elapsed(from: current.lastCheckpoint, to: now) >= checkpointInterval
+        }
+        guard due else { return }
+        current.checkpointDue = false
+        current.recordQualifies = qualifies
+        current.lastCheckpoint = now
+        effects.append(.checkpoint(current.listen))
+        play = current
+    }
+
+    /// Whether a change between two metadata values of one track changes what the record shows. The
+    /// length alone does not (mpv revises it mid-stream): it is written at the next checkpoint.
+    private static func recordedFieldsDiffer(_ a: TrackMetadata, _ b: TrackMetadata) -> Bool {
+        a.title != b.title || a.artists != b.artists || a.album != b.album || a.kind != b.kind
+    }
+
+    // MARK: - Time
+
+    private var isClockRunning: Bool { status == .playing && rate > 0 }
+
+    /// Counts the time from the play's clock to `now` when playing.
+    private mutating func advance(to now: Microseconds) {
+        guard play != nil else { return }
+        if isClockRunning {
+            let heard = counted(Clock.elapsed(from: play!.clock, to: now))
+            play!.listen.listened = Clock.add(play!.listen.listened, heard)
+            if now > play!.listen.ended { play!.listen.ended = now }
+        }
+        play!.clock = now
+    }
+
+    /// Media time heard in `wall` microseconds of playing at the current rate.
+    private func counted(_ wall: Microseconds) -> Microseconds {
+        if rate == 1 { return wall }
+        if rate <= 0 { return 0 }
+        return Clock.microseconds(Double(wall) * rate)
+    }
+
+    /// Wall time needed to hear `media` microseconds at the current rate (rounded up).
+    private func wallTime(for media: Microseconds) -> Microseconds {
+        if rate == 1 { return media }
+        return Clock.microseconds((Double(media) / rate).rounded(.up))
+    }
+
+    /// The rate counted for a player's `Rate`: `nil` (ignored) for NaN, 0 for ≤ 0, at most ``maxRate``.
+    static func countedRate(_ raw: Double) -> Double? {
+        if raw.isNaN { return nil }
+        if raw <= 0 { return 0 }
+        return min(raw, maxRate)
+    }
+}
+
+/// Saturating arithmetic on microseconds: hostile or broken times never trap.
+enum Clock {
+    /// `to − from`, or 0 when time went backwards; saturates.
+    static func elapsed(from: Microseconds, to: Microseconds) -> Microseconds {
+        guard to > from else { return 0 }
+        let (difference, overflow) = to.subtractingReportingOverflow(from)
+        return overflow ? .max : difference
+    }
+
+    static func add(_ a: Microseconds, _ b: Microseconds) -> Microseconds {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? (b > 0 ? .max : .min) : sum
+    }
+
+    /// A finite, rounded double as microseconds, clamped to the representable range.
+    static func microseconds(_ value: Double) -> Microseconds {
+        guard !value.isNaN else { return 0 }
+        if value >= 9.2e18 { return .max }
+        if value <= -9.2e18 { return .min }
+        return Microseconds(value.rounded())
+    }
+}

@@ -1,0 +1,101 @@
+public import SwiftDBus
+
+/// Reading MPRIS `Metadata` as real players send it (mpris-quirks.md 1–6).
+extension TrackMetadata {
+    /// The MPRIS metadata keys read; every other key (`mpris:artUrl`, `xesam:comment`, vendor keys)
+    /// is ignored, so a change to one of them is not a change of metadata.
+    public enum Key {
+        public static let trackID = "mpris:trackid"
+        public static let length = "mpris:length"
+        public static let title = "xesam:title"
+        public static let artist = "xesam:artist"
+        public static let album = "xesam:album"
+        public static let albumArtist = "xesam:albumArtist"
+        public static let genre = "xesam:genre"
+        public static let url = "xesam:url"
+        /// The broker's own vendor key: `b` true marks an item as not to be recorded.
+        public static let exclude = "mediabroker:exclude"
+    }
+
+    /// The metadata in an MPRIS `Metadata` value (`a{sv}`, possibly inside variants). Anything that
+    /// is not a string-keyed dictionary is ``empty``. Never throws.
+    public static func decode(_ value: DBusValue) -> TrackMetadata {
+        guard let map = try? value.vardict() else { return .empty }
+        return decode(map)
+    }
+
+    /// The metadata in an MPRIS `Metadata` dictionary. Never throws, and a key of the wrong type is
+    /// absent without costing the others (quirk 1):
+    /// - text keys accept `s`, `o` or `g`; list keys accept `as`, an array of variants, or a single
+    ///   `s` (quirk 1) — non-string elements are skipped;
+    /// - `mpris:trackid` accepts `o` or `s` (quirk 3);
+    /// - `mpris:length` accepts any integer type, `d`, or a numeric string, in microseconds; a value
+    ///   that is ≤ 0, below ``Limits/minLength`` or above ``Limits/maxLength`` is unknown (quirk 2);
+    /// - `mediabroker:exclude` excludes unless it reads as false (see ``excludeFlag(_:)``);
+    /// - variants are unwrapped at any depth.
+    public static func decode(_ map: [String: DBusValue]) -> TrackMetadata {
+        TrackMetadata(
+            cleanedTrackID: map[Key.trackID].flatMap(text).flatMap(cleanTrackID),
+            title: map[Key.title].flatMap(text).flatMap(cleanText),
+            artists: list(map[Key.artist], max: Limits.maxArtists),
+            album: map[Key.album].flatMap(text).flatMap(cleanText),
+            albumArtists: list(map[Key.albumArtist], max: Limits.maxArtists),
+            genres: list(map[Key.genre], max: Limits.maxGenres),
+            url: map[Key.url].flatMap(text).flatMap(cleanURL),
+            length: map[Key.length].flatMap(microseconds).flatMap(plausibleLength),
+            isExcluded: map[Key.exclude].map(excludeFlag) ?? false)
+    }
+
+    /// The text of an `s`, `o` or `g` value; `nil` for any other type.
+    static func text(_ value: DBusValue) -> String? { try? value.string() }
+
+    /// The cleaned strings of a list key: an array's string elements, or a lone string.
+    static func list(_ value: DBusValue?, max: Int) -> [String] {
+        guard let value else { return [] }
+        switch value.unwrapped {
+        case .string(let single): return cleanList(CollectionOfOne(single), max: max)
+        case .array(_, let items): return cleanList(items.lazy.compactMap(text), max: max)
+        default: return []
+        }
+    }
+
+    /// A number of microseconds from any integer type, a finite `d` (rounded) or a decimal string.
+    /// Range checks are the caller's (``plausibleLength(_:)``).
+    static func microseconds(_ value: DBusValue) -> Microseconds? {
+        switch value.unwrapped {
+        case .byte, .int16, .uint16, .int32, .uint32, .int64, .uint64:
+            return try? value.integer(as: Int64.self)
+        case .double(let number):
+            return wholeMicroseconds(number)
+        case .string(let string):
+            guard string.utf8.count <= 40 else { return nil }
+            let trimmed = BoundedText.trimmed(string[...])
+            if let integer = Int64(trimmed) { return integer }
+            return Double(trimmed).flatMap(wholeMicroseconds)
+        default:
+            return nil
+        }
+    }
+
+    private static func wholeMicroseconds(_ number: Double) -> Microseconds? {
+        guard number.isFinite, number > -9.0e18, number < 9.0e18 else { return nil }
+        return Int64(number.rounded())
+    }
+
+    /// Whether a `mediabroker:exclude` value excludes. `b` says it; an integer excludes unless 0; a
+    /// string excludes unless it is `false`, `no`, `0` or empty. Any other type excludes: a player
+    /// that sends the broker's own key means to use it, and a misreading must err towards privacy.
+    public static func excludeFlag(_ value: DBusValue) -> Bool {
+        switch value.unwrapped {
+        case .boolean(let flag):
+            return flag
+        case .byte, .int16, .uint16, .int32, .uint32, .int64, .uint64:
+            return (try? value.integer(as: Int64.self)) != 0
+        case .string(let string):
+            guard string.utf8.count <= 16 else { return true }
+            return !["false", "no", "0", ""].contains(BoundedText.trimmed(string[...]).lowercased())
+        default:
+            return true
+        }
+    }
+}

@@ -1,0 +1,90 @@
+/// What the metadata says about the item beyond its fields: advert, placeholder, kind.
+extension TrackMetadata {
+    /// The track id MPRIS reserves for "no track" (quirk 19).
+    public static let noTrackID = "/org/mpris/MediaPlayer2/TrackList/NoTrack"
+
+    /// Spotify's adverts (quirk 23): a `spotify:ad:` track id, its object-path form
+    /// `/com/spotify/ad/…`, or an `open.spotify.com/ad/` URL.
+    public var isAdvert: Bool {
+        if let trackID, trackID.hasPrefix("spotify:ad:") || trackID.hasPrefix("/com/spotify/ad/") { return true }
+        if let url, url.hasPrefix("https://open.spotify.com/ad/") || url.hasPrefix("spotify:ad:") { return true }
+        return false
+    }
+
+    /// Metadata that describes no media (quirks 5 and 19): no title; the MPRIS "no track" id; or a
+    /// browser's stand-in when a page gave nothing — Firefox's "Firefox is playing media" (any
+    /// brand) with no artist and no album, which is also what a private window shows.
+    public var isEmptyPlaceholder: Bool {
+        guard let title else { return true }
+        if trackID == Self.noTrackID { return true }
+        return artists.isEmpty && album == nil && title.hasSuffix(" is playing media")
+    }
+
+    /// Whether a listen of this item may be recorded at all: it has a title, describes real media,
+    /// is no advert and is not excluded.
+    public var isRecordable: Bool { dropReason == nil && !isEmptyPlaceholder }
+
+    /// Why a listen of this item is never recorded, for the reasons a caller acts on.
+    var dropReason: DropReason? {
+        if isExcluded { return .excluded }
+        if isAdvert { return .advert }
+        return nil
+    }
+
+    /// The kind of media, only when the metadata tells it — never a guess:
+    /// - genre `Podcast(s)` → podcast; `Audiobook(s)` / `Audio Book(s)` → audiobook;
+    /// - Spotify ids: `spotify:episode:` (or `/com/spotify/episode/`) → podcast,
+    ///   `spotify:track:` (or `/com/spotify/track/`) → music;
+    /// - the URL's file extension: `.m4b` → audiobook; a video container (`.mkv .mp4 .m4v .avi .mov
+    ///   .wmv .flv .mpg .mpeg .ogv .m2ts .mts .3gp`) → video, whatever the scheme; an audio file
+    ///   (`.mp3 .flac .ogg .oga .opus .m4a .wav .aac .wma .ape .wv .aiff .aif .alac .dsf .mka`) →
+    ///   music only for a local file (`file://` or an absolute path) — a remote `.mp3` is as likely
+    ///   a podcast episode. `.webm` tells nothing: it is as often audio only (YouTube's audio
+    ///   streams). A web page URL tells nothing.
+    public var kind: MediaAsset.Kind? {
+        for genre in genres {
+            switch genre.lowercased() {
+            case "podcast", "podcasts": return .podcast
+            case "audiobook", "audiobooks", "audio book", "audio books": return .audiobook
+            default: continue
+            }
+        }
+        if let trackID {
+            if trackID.hasPrefix("spotify:episode:") || trackID.hasPrefix("/com/spotify/episode/") { return .podcast }
+            if trackID.hasPrefix("spotify:track:") || trackID.hasPrefix("/com/spotify/track/") { return .music }
+        }
+        if let url {
+            if url.hasPrefix("spotify:episode:") { return .podcast }
+            if url.hasPrefix("spotify:track:") { return .music }
+            if let (isLocal, fileExtension) = Self.fileExtension(of: url) {
+                if fileExtension == "m4b" { return .audiobook }
+                if Self.videoExtensions.contains(fileExtension) { return .video }
+                if isLocal && Self.audioExtensions.contains(fileExtension) { return .music }
+            }
+        }
+        return nil
+    }
+
+    static let videoExtensions: Set<String> = [
+        "mkv", "mp4", "m4v", "avi", "mov", "wmv", "flv", "mpg", "mpeg", "ogv", "m2ts", "mts", "3gp",
+    ]
+    static let audioExtensions: Set<String> = [
+        "mp3", "flac", "ogg", "oga", "opus", "m4a", "wav", "aac", "wma", "ape", "wv", "aiff", "aif", "alac", "dsf",
+        "mka",
+    ]
+
+    /// Whether `url` names a local file, and the lowercased extension of its last path element
+    /// (query and fragment removed); `nil` when there is no short ASCII extension.
+    static func fileExtension(of url: String) -> (isLocal: Bool, String)? {
+        let isLocal = url.hasPrefix("file://") || url.hasPrefix("/")
+        var path = Substring(url)
+        if let end = path.firstIndex(where: { $0 == "?" || $0 == "#" }) { path = path[..<end] }
+        if let slash = path.lastIndex(of: "/") { path = path[path.index(after: slash)...] }
+        guard let dot = path.lastIndex(of: ".") else { return nil }
+        let fileExtension = path[path.index(after: dot)...]
+        guard (1...5).contains(fileExtension.utf8.count),
+            fileExtension.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) })
+        else { return nil }
+        return (isLocal, fileExtension.lowercased())
+    }
+}

@@ -1,0 +1,125 @@
+/// What a player says it is playing: the MPRIS `Metadata` keys the broker uses, read leniently and
+/// bounded (see ``Limits``).
+///
+/// Every value is either present and meaningful or absent: empty strings, `['']` and whitespace are
+/// absent (quirk 5), a length that is ≤ 0 or absurd is unknown (quirk 2). Values are made fit at
+/// construction — by ``decode(_:)-(DBusValue)`` and by the memberwise initialiser alike — so no
+/// `TrackMetadata` ever holds more than the limits allow.
+///
+/// Two values compare equal when every field is equal; that is the cheap test that drops identical
+/// repeats (quirks 7 and 8). Which values are the *same track* is ``identity`` and
+/// ``isSameTrack(as:)``.
+public struct TrackMetadata: Sendable, Hashable {
+    /// `mpris:trackid`, as an object path or a string (quirk 3). Not unique on its own (quirk 4).
+    public let trackID: String?
+    /// `xesam:title`. Without one there is no asset.
+    public let title: String?
+    /// `xesam:artist`, in order, without empties and duplicates.
+    public let artists: [String]
+    /// `xesam:album`.
+    public let album: String?
+    /// `xesam:albumArtist`.
+    public let albumArtists: [String]
+    /// `xesam:genre`.
+    public let genres: [String]
+    /// `xesam:url`; an over-long URL is absent rather than cut (a cut URL names something else).
+    public let url: String?
+    /// `mpris:length` in microseconds, when known and plausible.
+    public let length: Microseconds?
+    /// The player marked this item as not to be recorded (`mediabroker:exclude`).
+    public let isExcluded: Bool
+
+    /// The bounds on what one metadata value holds; anything beyond is cut, never an error.
+    public enum Limits {
+        /// UTF-8 bytes kept of a title, an album, and each artist, album artist and genre. Cut at a
+        /// `Character` boundary. (mpris-scrobbler drops titles ≥ 384 B; real titles with featured
+        /// artists and RTL or emoji text stay well under 1 KiB.)
+        public static let maxTextBytes = 1024
+        /// UTF-8 bytes kept of a track id.
+        public static let maxTrackIDBytes = 1024
+        /// UTF-8 bytes of the longest URL kept; a longer one is absent.
+        public static let maxURLBytes = 4096
+        /// Artists (and album artists) kept per track, the first ones in order. mpris-scrobbler
+        /// asserts on more than 8; classical recordings and compilations list dozens.
+        public static let maxArtists = 64
+        /// Genres kept per track.
+        public static let maxGenres = 16
+        /// The shortest length believed: shorter is unknown. A length below one second is what a
+        /// player sending milliseconds (a DeaDBeeF plugin) produces for tracks up to 16 minutes,
+        /// and no track that could qualify as a listen is that short.
+        public static let minLength: Microseconds = 1_000_000
+        /// The longest length believed (one week): longer is unknown. The longest audiobooks run
+        /// for a few days.
+        public static let maxLength: Microseconds = 7 * 24 * 3600 * 1_000_000
+    }
+
+    /// A metadata value from its fields, cleaned and bounded exactly as ``decode(_:)-(DBusValue)``
+    /// would: strings trimmed, control characters turned to spaces, empties removed, lengths checked.
+    public init(
+        trackID: String? = nil, title: String? = nil, artists: [String] = [], album: String? = nil,
+        albumArtists: [String] = [], genres: [String] = [], url: String? = nil, length: Microseconds? = nil,
+        isExcluded: Bool = false
+    ) {
+        self.init(
+            cleanedTrackID: trackID.flatMap(Self.cleanTrackID),
+            title: title.flatMap(Self.cleanText),
+            artists: Self.cleanList(artists, max: Limits.maxArtists), album: album.flatMap(Self.cleanText),
+            albumArtists: Self.cleanList(albumArtists, max: Limits.maxArtists),
+            genres: Self.cleanList(genres, max: Limits.maxGenres), url: url.flatMap(Self.cleanURL),
+            length: length.flatMap(Self.plausibleLength), isExcluded: isExcluded)
+    }
+
+    /// Assigns already cleaned fields.
+    init(
+        cleanedTrackID trackID: String?, title: String?, artists: [String], album: String?, albumArtists: [String],
+        genres: [String], url: String?, length: Microseconds?, isExcluded: Bool
+    ) {
+        self.trackID = trackID
+        self.title = title
+        self.artists = artists
+        self.album = album
+        self.albumArtists = albumArtists
+        self.genres = genres
+        self.url = url
+        self.length = length
+        self.isExcluded = isExcluded
+    }
+
+    /// No metadata at all (what Spotify sends until its first track change).
+    public static let empty = TrackMetadata()
+
+    /// The artists joined with `", "`, as the contract's `artist` key; `nil` when there are none.
+    public var artist: String? { artists.isEmpty ? nil : artists.joined(separator: ", ") }
+}
+
+// MARK: - Cleaning
+
+extension TrackMetadata {
+    static func cleanText(_ text: String) -> String? { BoundedText.clean(text, maxBytes: Limits.maxTextBytes) }
+
+    static func cleanTrackID(_ text: String) -> String? { BoundedText.clean(text, maxBytes: Limits.maxTrackIDBytes) }
+
+    static func cleanURL(_ text: String) -> String? {
+        guard text.utf8.count <= Limits.maxURLBytes + 64 else { return nil }  // cheap reject before cleaning
+        guard let url = BoundedText.clean(text, maxBytes: Limits.maxURLBytes + 1), url.utf8.count <= Limits.maxURLBytes
+        else { return nil }
+        return url
+    }
+
+    /// Up to `max` cleaned, non-empty, distinct strings, in order. Stops reading once `max` are kept,
+    /// so 10,000 artists cost no more than 64.
+    static func cleanList<Items: Sequence<String>>(_ items: Items, max: Int) -> [String] {
+        var kept: [String] = []
+        for item in items {
+            guard let text = cleanText(item), !kept.contains(text) else { continue }
+            kept.append(text)
+            if kept.count == max { break }
+        }
+        return kept
+    }
+
+    /// `length` when it is a believable track length, else `nil` (unknown).
+    static func plausibleLength(_ length: Microseconds) -> Microseconds? {
+        (Limits.minLength...Limits.maxLength).contains(length) ? length : nil
+    }
+}
