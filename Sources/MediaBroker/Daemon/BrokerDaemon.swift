@@ -75,7 +75,7 @@ public enum BrokerDaemon {
             log.info("stopping (signal \(number))")
         }
         // Finish the listens in progress first: their store jobs queue before the store closes.
-        _ = waitFor { done in
+        waitFor { done in
             if !connection.loop.execute({ tracker.stop(); done(()) }) { done(()) }
         }
         return shutDown(connection, store, exitCode: reason == .busLost ? 1 : 0)

@@ -216,11 +216,11 @@ public final class PlayerTracker: BrokerState, @unchecked Sendable {
     /// Feeds the properties a player reported to its listening state, metadata first: a track
     /// change often arrives together with its status.
     private func apply(_ properties: [String: DBusValue], to player: Player) {
-        if let metadata = properties["Metadata"], let map = try? metadata.vardict() {
-            handle(.metadata(TrackMetadata.decode(map)), for: player)
+        if let metadata = properties["Metadata"] {
+            handle(.metadata(mpris: metadata), for: player)
         }
-        if let rate = try? properties["Rate"]?.double() {
-            handle(.rate(rate), for: player)
+        if let rate = properties["Rate"], let event = PlayerEvent.rate(mpris: rate) {
+            handle(event, for: player)
         }
         if let value = properties["PlaybackStatus"], let status = PlaybackStatus(mpris: value) {
             player.status = status
@@ -267,20 +267,25 @@ public final class PlayerTracker: BrokerState, @unchecked Sendable {
         }
     }
 
-    private func asset(_ listen: Listen, of player: Player) -> MediaAsset {
+    private func asset(_ listen: Listen, of player: Player) -> MediaAsset? {
         listen.asset(appID: player.appID, appName: player.identity, appIcon: nil)
     }
 
-    private func storeKey(_ listen: Listen, of player: Player) -> String { player.uniqueName + "/" + listen.key }
+    private func storeKey(_ listen: Listen, of player: Player) -> String { listen.storeKey(player: player.uniqueName) }
 
     private func perform(_ effect: ListenEffect, for player: Player) {
         switch effect {
         case .opened(let listen), .checkpoint(let listen):
-            store.saveOpenListen(key: storeKey(listen, of: player), asset: asset(listen, of: player), checkpoint: listen.ended) { [log] result in
+            guard let asset = asset(listen, of: player) else { return }
+            store.saveOpenListen(key: storeKey(listen, of: player), asset: asset, checkpoint: listen.ended) { [log] result in
                 if case .failure(let error) = result { log.warning("could not checkpoint a listen: \(error)") }
             }
         case .finished(let listen):
-            record(asset(listen, of: player), key: storeKey(listen, of: player))
+            if let asset = asset(listen, of: player) {
+                record(asset, key: storeKey(listen, of: player))
+            } else {
+                store.removeOpenListen(key: storeKey(listen, of: player)) { _ in }
+            }
         case .dropped(let listen, _):
             store.removeOpenListen(key: storeKey(listen, of: player)) { _ in }
         }
@@ -338,15 +343,16 @@ public final class PlayerTracker: BrokerState, @unchecked Sendable {
     // MARK: BrokerState
 
     public func nowPlaying() -> [MediaAsset] {
-        players.values.compactMap { player in player.listening.current.map { asset($0, of: player) } }
+        let now = now()
+        return players.values.compactMap { player in player.listening.current(at: now).flatMap { asset($0, of: player) } }
             .sorted { $0.started > $1.started }
     }
 
-    public func players() -> [PlayerSummary] {
+    public func followedPlayers() -> [PlayerSummary] {
         players.values.flatMap { player in
             player.busNames.sorted().map { name in
                 PlayerSummary(busName: name, uniqueName: player.uniqueName, appID: player.appID,
-                              playbackStatus: player.status.map(\.mprisName))
+                              playbackStatus: player.status?.rawValue)
             }
         }.sorted { $0.busName < $1.busName }
     }

@@ -7,7 +7,7 @@ public protocol BrokerState: AnyObject, Sendable {
     /// The listens in progress, as assets not yet recorded.
     func nowPlaying() -> [MediaAsset]
     /// The players followed now.
-    func players() -> [PlayerSummary]
+    func followedPlayers() -> [PlayerSummary]
 }
 
 /// One followed player, for `Status`.
@@ -71,7 +71,7 @@ public enum BrokerObject {
     }
 
     private static func status(_ call: MethodInvocation, store: HistoryStore, state: BrokerState) {
-        let players = state.players().map { player -> DBusValue in
+        let players = state.followedPlayers().map { player -> DBusValue in
             var fields: [String: DBusValue] = [
                 "bus_name": .string(player.busName), "unique_name": .string(player.uniqueName), "app_id": .string(player.appID),
             ]
