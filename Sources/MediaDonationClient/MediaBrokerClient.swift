@@ -23,7 +23,7 @@ public final class MediaBrokerClient: Sendable {
     /// The version of this client library.
     public static let version = MediaBrokerVersion.current
 
-    private let connection: BusConnection
+    let connection: BusConnection
     private let timeout: Duration
 
     /// Connects to the session bus (`DBUS_SESSION_BUS_ADDRESS`).
@@ -97,10 +97,10 @@ public final class MediaBrokerClient: Sendable {
 
     // MARK: Plumbing
 
-    private func call(_ member: MemberName, _ arguments: [DBusValue]) async throws(MediaBrokerError) -> [DBusValue] {
+    func call(_ member: MemberName, _ arguments: [DBusValue], interface: InterfaceName? = nil) async throws(MediaBrokerError) -> [DBusValue] {
         let call = MethodCall(
             destination: BusName(stringLiteral: Self.busName), path: ObjectPath(stringLiteral: Self.objectPath),
-            interface: InterfaceName(stringLiteral: Self.interfaceName), member: member, arguments: arguments)
+            interface: interface ?? InterfaceName(stringLiteral: Self.interfaceName), member: member, arguments: arguments)
         do {
             return try await connection.call(call, timeout: timeout).arguments
         } catch {
@@ -108,12 +108,12 @@ public final class MediaBrokerClient: Sendable {
         }
     }
 
-    private static func assets(in reply: [DBusValue]) throws(MediaBrokerError) -> [GenericMedia] {
+    static func assets(in reply: [DBusValue]) throws(MediaBrokerError) -> [GenericMedia] {
         guard let items = try? reply.first?.array() else { throw unexpected("a list of assets") }
         return items.compactMap { item in (try? item.vardict()).flatMap(GenericMedia.init(fields:)) }
     }
 
-    private static func unexpected(_ what: String) -> MediaBrokerError {
+    static func unexpected(_ what: String) -> MediaBrokerError {
         .busFailure(name: "org.mediabroker.MediaBroker1.Error.UnexpectedReply", message: "the broker's reply to \(what) was not understood")
     }
 }

@@ -1,0 +1,71 @@
+public import FoundationEssentials
+
+/// One app the broker has seen or holds a decision about, as `Apps()` reports it.
+public struct AppInfo: Sendable, Hashable, Identifiable {
+    /// Who opted an app out.
+    public enum OptedOutBy: String, Sendable, Hashable {
+        /// The person (`SetAppOptedOut`, `broker-ctl opt-out`).
+        case user
+        /// The player itself (`OptOut`).
+        case app
+    }
+
+    public var id: String { appID }
+    public var appID: String
+    public var appName: String?
+    /// Absolute path of the app's icon file, when one resolves.
+    public var appIcon: String?
+    public var isOptedOut: Bool
+    public var optedOutBy: OptedOutBy?
+    /// How many assets of this app the history holds.
+    public var listens: Int
+    /// When the app was last heard (its newest asset's start), if ever.
+    public var lastSeen: Date?
+
+    public init(appID: String, appName: String? = nil, appIcon: String? = nil, isOptedOut: Bool = false,
+                optedOutBy: OptedOutBy? = nil, listens: Int = 0, lastSeen: Date? = nil) {
+        self.appID = appID
+        self.appName = appName
+        self.appIcon = appIcon
+        self.isOptedOut = isOptedOut
+        self.optedOutBy = optedOutBy
+        self.listens = listens
+        self.lastSeen = lastSeen
+    }
+}
+
+/// Which assets ``MediaBrokerClient/purge(_:)`` deletes.
+public enum PurgeScope: Sendable, Hashable {
+    /// Every asset of one app.
+    case app(String)
+    /// Assets that started in `since ..< until`; a missing bound is open (but not both).
+    case range(since: Date?, until: Date?)
+    /// Everything.
+    case all
+}
+
+/// A direct donation from an app that does not speak MPRIS — the counterpart of Apple's
+/// Now Playing donation.
+public struct Donation: Sendable, Hashable {
+    /// The donating app's id (its desktop-file id without `.desktop`).
+    public var appID: String
+    public var title: String
+    public var artists: [String]
+    public var album: String?
+    /// When the listen began; the broker uses "now" when `nil`.
+    public var started: Date?
+    public var length: Duration?
+    /// How long it was actually heard, when the app knows.
+    public var listened: Duration?
+
+    public init(appID: String, title: String, artists: [String] = [], album: String? = nil, started: Date? = nil,
+                length: Duration? = nil, listened: Duration? = nil) {
+        self.appID = appID
+        self.title = title
+        self.artists = artists
+        self.album = album
+        self.started = started
+        self.length = length
+        self.listened = listened
+    }
+}

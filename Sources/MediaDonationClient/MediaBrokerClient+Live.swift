@@ -1,0 +1,31 @@
+import SwiftDBus
+
+/// New assets as the broker records them.
+extension MediaBrokerClient {
+    /// An endless sequence of the assets the broker records from now on (its `MediaAdded`
+    /// signal), each delivered once, in order. Subscribed before this returns, so nothing
+    /// recorded afterwards is missed. Ends when the bus connection is lost; stop iterating (or
+    /// cancel the task) to unsubscribe.
+    ///
+    /// ```swift
+    /// for await media in try await broker.mediaAdded() { print(media.title ?? "?") }
+    /// ```
+    public func mediaAdded() async throws(MediaBrokerError) -> AsyncStream<GenericMedia> {
+        let (stream, continuation) = AsyncStream.makeStream(of: GenericMedia.self, bufferingPolicy: .bufferingNewest(1000))
+        let rule = MatchRule(
+            sender: BusName(stringLiteral: Self.busName), interface: InterfaceName(stringLiteral: Self.interfaceName),
+            member: "MediaAdded", path: ObjectPath(stringLiteral: Self.objectPath))
+        let token: MatchToken
+        do {
+            token = try await connection.addMatch(rule) { message in
+                guard let fields = try? message.arguments.first?.vardict(), let media = GenericMedia(fields: fields) else { return }
+                continuation.yield(media)
+            }
+        } catch {
+            throw MediaBrokerError(error)
+        }
+        connection.onDisconnect { continuation.finish() }
+        continuation.onTermination = { _ in token.cancel() }
+        return stream
+    }
+}
