@@ -80,6 +80,9 @@ public struct ExportedProperty: Sendable {
     public var changeSignal: ChangeSignal
     public var get: @Sendable () -> DBusValue
     public var set: (@Sendable (DBusValue) throws(BusError) -> Void)?
+    /// A setter that answers later — for a value that must be durable before `Set` returns. It
+    /// calls its second argument once: with `nil` on success, or the error to reply with.
+    public var setLater: (@Sendable (DBusValue, @escaping @Sendable (BusError?) -> Void) -> Void)?
 
     public init(
         _ name: MemberName, signature: Signature, changeSignal: ChangeSignal = .emits,
@@ -91,6 +94,20 @@ public struct ExportedProperty: Sendable {
         self.changeSignal = changeSignal
         self.get = get
         self.set = set
+    }
+
+    /// A read-write property whose setter answers through a completion.
+    public init(
+        _ name: MemberName, signature: Signature, changeSignal: ChangeSignal = .emits,
+        get: @escaping @Sendable () -> DBusValue,
+        setLater: @escaping @Sendable (DBusValue, @escaping @Sendable (BusError?) -> Void) -> Void
+    ) {
+        self.name = name
+        self.signature = signature
+        self.access = .readwrite
+        self.changeSignal = changeSignal
+        self.get = get
+        self.setLater = setLater
     }
 }
 

@@ -37,7 +37,7 @@ struct ObjectTable {
             return .error(BusError(.unknownObject, "no object at \(path)"))
         }
         if interface == .properties {
-            return properties(member, call, object)
+            return properties(member, call, object, core: core)
         }
         let candidates = interface.map { name in object.interfaces.filter { $0.name == name } } ?? object.interfaces
         if let interface, candidates.isEmpty {
@@ -65,7 +65,7 @@ struct ObjectTable {
         }
     }
 
-    private func properties(_ member: MemberName, _ call: BusMessage, _ object: ExportedObject) -> Answer {
+    private func properties(_ member: MemberName, _ call: BusMessage, _ object: ExportedObject, core: ConnectionCore) -> Answer? {
         func find(_ interfaceName: String) -> Result<ExportedInterface, BusError> {
             guard let match = object.interfaces.first(where: { $0.name.rawValue == interfaceName }) else {
                 return .failure(BusError(.unknownInterface, "object \(object.path) has no interface \(interfaceName)"))
@@ -105,10 +105,20 @@ struct ObjectTable {
             switch property(interfaceName, name) {
             case .failure(let error): return .error(error)
             case .success(let property):
-                guard let set = property.set else { return .error(BusError(.propertyReadOnly, "property \(name) is read-only")) }
+                guard property.set != nil || property.setLater != nil else {
+                    return .error(BusError(.propertyReadOnly, "property \(name) is read-only"))
+                }
                 guard value.signature == property.signature else {
                     return .error(.invalidArgs("property \(name) is '\(property.signature)', not '\(value.signature)'"))
                 }
+                if let setLater = property.setLater {
+                    let invocation = MethodInvocation(message: call, declaredReply: .empty, core: core, loop: core.loopForInvocations)
+                    setLater(value) { error in
+                        if let error { invocation.fail(error) } else { invocation.reply() }
+                    }
+                    return nil
+                }
+                guard let set = property.set else { return nil }
                 do {
                     try set(value)
                     return .values([])

@@ -45,8 +45,10 @@ public enum BrokerDaemon {
         connection.onDisconnect { StopSignal.busLost() }
 
         let rule: ListenRule = options.minimumListenSeconds.map { .minimum(seconds: $0) } ?? .lastFM
-        let tracker = PlayerTracker(connection: connection, store: store, rule: rule, log: log)
-        connection.export(BrokerObject.make(store: store, state: tracker))
+        let settings = loadSettings(from: store, log: log)
+        let controller = BrokerController(connection: connection, store: store, settings: settings, rule: rule, log: log)
+        let tracker = PlayerTracker(controller: controller)
+        connection.export(BrokerObject.make(controller: controller))
 
         switch waitFor({ done in connection.callBus("RequestName", [.string(BrokerContract.busName.rawValue), .uint32(4)]) { done($0) } }) {
         case .failure(let error):
@@ -64,7 +66,10 @@ public enum BrokerDaemon {
             log.error("cannot follow media players: \(error)")
             return shutDown(connection, store, exitCode: 1)
         }
-        connection.loop.execute { tracker.finishLeftoverListens() }
+        connection.loop.execute {
+            tracker.finishLeftoverListens()
+            controller.enforceRetention()
+        }
         log.info("\(BrokerOptions.versionLine) owns \(BrokerContract.busName); history in \(path)")
 
         let reason = StopSignal.wait()
@@ -96,6 +101,25 @@ public enum BrokerDaemon {
         } catch {
             log.error("cannot open the history database \(path): \(error)")
             return nil
+        }
+    }
+
+    /// The person's settings; when they cannot be read, recording stays off (fail closed: an
+    /// unreadable opt-out must not turn into recording an opted-out app).
+    private static func loadSettings(from store: HistoryStore, log: Log) -> PrivacySettings {
+        switch waitFor({ done in store.setting(PrivacySettings.storeKey) { done($0) } }) {
+        case .success(nil):
+            return PrivacySettings()
+        case .success(let text?):
+            do {
+                return try PrivacySettings(decoding: text)
+            } catch {
+                log.error("the stored settings are damaged (\(error)); media recording stays off until they are set again")
+                return PrivacySettings(mediaEnabled: false)
+            }
+        case .failure(let error):
+            log.error("cannot read the settings (\(error)); media recording stays off")
+            return PrivacySettings(mediaEnabled: false)
         }
     }
 

@@ -11,7 +11,7 @@ import Glibc
 /// `NameOwnerChanged`-driven map, and only for `/org/mpris/MediaPlayer2`.
 // @unchecked Sendable: built on the main thread, then touched only on the connection's thread
 // (handlers, completions and `loop.execute` work); `BrokerObject` calls it from there too.
-public final class PlayerTracker: BrokerState, @unchecked Sendable {
+public final class PlayerTracker: @unchecked Sendable {
     public static let mprisPrefix = "org.mpris.MediaPlayer2."
     static let mprisPath: ObjectPath = "/org/mpris/MediaPlayer2"
     static let playerInterface: InterfaceName = "org.mpris.MediaPlayer2.Player"
@@ -23,6 +23,12 @@ public final class PlayerTracker: BrokerState, @unchecked Sendable {
     private let store: HistoryStore
     private let rule: ListenRule
     private let log: Log
+    private unowned let controller: BrokerController
+    private var privacy: PrivacySettings
+    /// Store keys of listens that began while their app could not be recorded: they stay out of
+    /// the store to their end, even if recording is allowed again meanwhile ("resumes with the
+    /// next listen").
+    private var suppressed: Set<String> = []
     private var players: [String: Player] = [:]
     /// Well-known MPRIS name → the unique name that owns it.
     private var owners: [String: String] = [:]
@@ -53,11 +59,29 @@ public final class PlayerTracker: BrokerState, @unchecked Sendable {
         }
     }
 
-    public init(connection: BusConnection, store: HistoryStore, rule: ListenRule, log: Log) {
-        self.connection = connection
-        self.store = store
-        self.rule = rule
-        self.log = log
+    public init(controller: BrokerController) {
+        self.controller = controller
+        self.connection = controller.connection
+        self.store = controller.store
+        self.rule = controller.rule
+        self.log = controller.log
+        self.privacy = controller.settings
+        controller.tracker = self
+    }
+
+    /// The person changed their settings: a listen in progress from an app that may no longer be
+    /// recorded is discarded, not finished.
+    func privacyChanged(_ settings: PrivacySettings) {
+        privacy = settings
+        for player in players.values where !settings.allows(player.appID) {
+            handle(.discard, for: player)
+        }
+    }
+
+    /// The app a connection plays as, when it owns an MPRIS name; `nil` for anyone else.
+    func appID(ofPlayer uniqueName: String) -> String? {
+        guard let player = players[uniqueName], !player.busNames.isEmpty else { return nil }
+        return player.appID
     }
 
     /// `org.mpris.MediaPlayer2.vlc.instance7389` → `vlc`; `firefox.instance_1_66` → `firefox`.
@@ -274,39 +298,28 @@ public final class PlayerTracker: BrokerState, @unchecked Sendable {
     private func storeKey(_ listen: Listen, of player: Player) -> String { listen.storeKey(player: player.uniqueName) }
 
     private func perform(_ effect: ListenEffect, for player: Player) {
+        let key = storeKey(effect.listen, of: player)
         switch effect {
         case .opened(let listen), .checkpoint(let listen):
+            guard !suppressed.contains(key) else { return }
+            guard privacy.allows(player.appID) else {
+                suppressed.insert(key)
+                store.removeOpenListen(key: key) { _ in }
+                return
+            }
             guard let asset = asset(listen, of: player) else { return }
-            store.saveOpenListen(key: storeKey(listen, of: player), asset: asset, checkpoint: listen.ended) { [log] result in
+            store.saveOpenListen(key: key, asset: asset, checkpoint: listen.ended) { [log] result in
                 if case .failure(let error) = result { log.warning("could not checkpoint a listen: \(error)") }
             }
         case .finished(let listen):
-            if let asset = asset(listen, of: player) {
-                record(asset, key: storeKey(listen, of: player))
+            if suppressed.remove(key) == nil, privacy.allows(player.appID), let asset = asset(listen, of: player) {
+                controller.record(asset, openKey: key)
             } else {
-                store.removeOpenListen(key: storeKey(listen, of: player)) { _ in }
+                store.removeOpenListen(key: key) { _ in }
             }
-        case .dropped(let listen, _):
-            store.removeOpenListen(key: storeKey(listen, of: player)) { _ in }
-        }
-    }
-
-    /// Stores a finished listen and announces it with `MediaAdded` once it is on disk.
-    private func record(_ asset: MediaAsset, key: String) {
-        let connection = connection
-        let log = log
-        store.finishOpenListen(key: key, asset: asset) { result in
-            switch result {
-            case .success(let outcome):
-                guard outcome.wasNew else { return }
-                var stored = asset
-                stored.id = outcome.id
-                log.debug("recorded \"\(asset.title)\" from \(asset.appID)")
-                try? connection.emit(SignalEmission(path: BrokerContract.objectPath, interface: BrokerContract.interface,
-                                                    member: "MediaAdded", arguments: [stored.fields]))
-            case .failure(let error):
-                log.error("could not record a listen from \(asset.appID): \(error)")
-            }
+        case .dropped:
+            suppressed.remove(key)
+            store.removeOpenListen(key: key) { _ in }
         }
     }
 
@@ -316,10 +329,10 @@ public final class PlayerTracker: BrokerState, @unchecked Sendable {
         store.openListens { [self] result in
             guard case .success(let leftovers) = result else { return }
             for leftover in leftovers {
-                if rule.qualifies(listened: leftover.asset.listened, length: leftover.asset.length) {
+                if rule.qualifies(listened: leftover.asset.listened, length: leftover.asset.length), privacy.allows(leftover.asset.appID) {
                     var asset = leftover.asset
                     asset.ended = max(asset.ended, leftover.checkpoint)
-                    record(asset, key: leftover.key)
+                    controller.record(asset, openKey: leftover.key)
                 } else {
                     store.removeOpenListen(key: leftover.key) { _ in }
                 }

@@ -1,15 +1,6 @@
 public import SwiftDBus
 import MediaBrokerVersion
 
-/// What the broker's D-Bus object needs from the rest of the daemon. Everything here is called
-/// on the connection's thread.
-public protocol BrokerState: AnyObject, Sendable {
-    /// The listens in progress, as assets not yet recorded.
-    func nowPlaying() -> [MediaAsset]
-    /// The players followed now.
-    func followedPlayers() -> [PlayerSummary]
-}
-
 /// One followed player, for `Status`.
 public struct PlayerSummary: Sendable, Hashable {
     public var busName: String
@@ -26,59 +17,61 @@ public struct PlayerSummary: Sendable, Hashable {
 }
 
 /// Declares `/org/mediabroker/MediaBroker1` — the contract's methods, properties and signals —
-/// and answers it from the store and the daemon's state. Introspection is generated from this
+/// and hands each call to the ``BrokerController``. Introspection is generated from this
 /// declaration, so it cannot drift from what the object does.
 public enum BrokerObject {
-    public static func make(store: HistoryStore, state: BrokerState) -> ExportedObject {
+    public static func make(controller: BrokerController) -> ExportedObject {
+        let assets = Argument("assets", "aa{sv}")
         let interface = ExportedInterface(
             name: BrokerContract.interface,
             methods: [
-                ExportedMethod("RecentMedia", inputs: [Argument("filter", .vardict)], outputs: [Argument("assets", "aa{sv}")]) { call in
-                    recentMedia(call, store: store)
+                ExportedMethod("RecentMedia", inputs: [Argument("filter", .vardict)], outputs: [assets]) { call in
+                    controller.recentMedia(call)
                 },
-                ExportedMethod("NowPlaying", outputs: [Argument("assets", "aa{sv}")]) { call in
-                    call.reply([.array(element: .vardict, state.nowPlaying().map(\.fields))])
+                ExportedMethod("NowPlaying", outputs: [assets]) { call in
+                    call.reply([.array(element: .vardict, controller.nowPlaying().map(\.fields))])
+                },
+                ExportedMethod("Apps", outputs: [Argument("apps", "aa{sv}")]) { call in
+                    controller.apps(call)
+                },
+                ExportedMethod("SetAppOptedOut", inputs: [Argument("app_id", .string), Argument("opted_out", .boolean)]) { call in
+                    controller.setAppOptedOut(call)
+                },
+                ExportedMethod("OptOut") { call in controller.playerOpt(call, out: true) },
+                ExportedMethod("OptIn") { call in controller.playerOpt(call, out: false) },
+                ExportedMethod("Purge", inputs: [Argument("filter", .vardict)], outputs: [Argument("removed", .uint64)]) { call in
+                    controller.purge(call)
+                },
+                ExportedMethod("Donate", inputs: [Argument("media", .vardict)], outputs: [Argument("id", .int64)]) { call in
+                    controller.donate(call)
                 },
                 ExportedMethod("Status", outputs: [Argument("status", .vardict)]) { call in
-                    status(call, store: store, state: state)
+                    status(call, controller: controller)
                 },
+            ],
+            properties: [
+                ExportedProperty("MediaEnabled", signature: .boolean, get: { .boolean(controller.settings.mediaEnabled) },
+                                 setLater: { value, done in controller.setMediaEnabled(value, done: done) }),
+                ExportedProperty("OptedOutApps", signature: "as", get: { .strings(controller.settings.optedOutApps) }),
+                ExportedProperty("RetentionDays", signature: .uint32, get: { .uint32(controller.settings.retentionDays) },
+                                 setLater: { value, done in controller.setRetentionDays(value, done: done) }),
             ],
             signals: [
                 ExportedSignal("MediaAdded", arguments: [Argument("asset", .vardict)]),
+                ExportedSignal("MediaRemoved", arguments: [Argument("ids", "ax")]),
             ])
         return ExportedObject(path: BrokerContract.objectPath, interfaces: [interface])
     }
 
-    private static func recentMedia(_ call: MethodInvocation, store: HistoryStore) {
-        let query: RecentQuery
-        do throws(BusError) {
-            guard let filter = try? call.arguments[0].vardict() else { throw .invalidArgs("the filter must be a{sv}") }
-            query = try RecentQuery(filter: filter)
-        } catch {
-            call.fail(error)
-            return
-        }
-        store.recent(query) { result in
-            switch result {
-            case .success(let assets):
-                call.reply([.array(element: .vardict, assets.map(\.fields))])
-            case .failure(.unknownCursor(let id)):
-                call.fail(.invalidArgs("'before_id' \(id) names no asset in the history"))
-            case .failure(let error):
-                call.fail(.failed("the history could not be read: \(error)"))
-            }
-        }
-    }
-
-    private static func status(_ call: MethodInvocation, store: HistoryStore, state: BrokerState) {
-        let players = state.followedPlayers().map { player -> DBusValue in
+    private static func status(_ call: MethodInvocation, controller: BrokerController) {
+        let players = (controller.tracker?.followedPlayers() ?? []).map { player -> DBusValue in
             var fields: [String: DBusValue] = [
                 "bus_name": .string(player.busName), "unique_name": .string(player.uniqueName), "app_id": .string(player.appID),
             ]
             if let status = player.playbackStatus { fields["playback_status"] = .string(status) }
             return .vardict(fields)
         }
-        store.count { result in
+        controller.store.count { result in
             var fields: [String: DBusValue] = [
                 "version": .string(MediaBrokerVersion.current),
                 "players": .array(element: .vardict, players),

@@ -1,0 +1,98 @@
+/// The person's decisions: the Media toggle, how long history is kept, and which apps are never
+/// recorded (and by whose decision).
+///
+/// Persisted as one text value in the store's `settings` table, so a change is a single
+/// transaction in the same database as the data — a crash leaves the old settings or the new
+/// ones, never half of them.
+public struct PrivacySettings: Sendable, Equatable {
+    /// Who opted an app out. The person's decision outranks the app's: an app can withdraw only
+    /// its own opt-out.
+    public enum OptOutSource: String, Sendable, Hashable {
+        case user, app
+    }
+
+    public static let defaultRetentionDays: UInt32 = 90
+    /// About 27 years: anything larger is surely a mistake, and keeps day arithmetic in range.
+    public static let maximumRetentionDays: UInt32 = 10_000
+
+    public var mediaEnabled = true
+    /// Assets older than this many days are deleted automatically; 0 keeps them forever.
+    public var retentionDays = PrivacySettings.defaultRetentionDays
+    public var optOuts: [String: OptOutSource] = [:]
+
+    public init(mediaEnabled: Bool = true, retentionDays: UInt32 = PrivacySettings.defaultRetentionDays, optOuts: [String: OptOutSource] = [:]) {
+        self.mediaEnabled = mediaEnabled
+        self.retentionDays = retentionDays
+        self.optOuts = optOuts
+    }
+
+    /// Whether anything from `appID` may be recorded or shown now.
+    public func allows(_ appID: String) -> Bool { mediaEnabled && optOuts[appID] == nil }
+
+    public var optedOutApps: [String] { optOuts.keys.sorted() }
+
+    // MARK: Persistence
+
+    /// The key the settings are stored under.
+    public static let storeKey = "privacy"
+
+    /// One `key=value` per line, opt-outs sorted, so the stored text is stable and readable.
+    public var encoded: String {
+        var lines = ["media_enabled=\(mediaEnabled ? 1 : 0)", "retention_days=\(retentionDays)"]
+        for app in optedOutApps {
+            if let source = optOuts[app] { lines.append("opt_out=\(source.rawValue):\(app)") }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A stored value that could not be read, naming the line.
+    public struct DecodingError: Error, Sendable, Equatable, CustomStringConvertible {
+        public var line: Int
+        public var reason: String
+        public var description: String { "line \(line): \(reason)" }
+    }
+
+    /// Reads what ``encoded`` wrote. Unknown keys are errors too: a setting we do not understand
+    /// might be a privacy decision we would silently drop.
+    public init(decoding text: String) throws(DecodingError) {
+        self.init()
+        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let number = index + 1
+            let line = rawLine.trimmingSpaces
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            guard let equals = line.firstIndex(of: "=") else {
+                throw DecodingError(line: number, reason: "expected key=value, found '\(line.prefix(80))'")
+            }
+            let key = line[..<equals].trimmingSpaces
+            let value = line[line.index(after: equals)...].trimmingSpaces
+            switch key {
+            case "media_enabled":
+                guard value == "0" || value == "1" else { throw DecodingError(line: number, reason: "media_enabled must be 0 or 1") }
+                mediaEnabled = value == "1"
+            case "retention_days":
+                guard let days = UInt32(value), days <= Self.maximumRetentionDays else {
+                    throw DecodingError(line: number, reason: "retention_days must be 0…\(Self.maximumRetentionDays)")
+                }
+                retentionDays = days
+            case "opt_out":
+                guard let colon = value.firstIndex(of: ":"), let source = OptOutSource(rawValue: String(value[..<colon])) else {
+                    throw DecodingError(line: number, reason: "opt_out must be user:APP or app:APP")
+                }
+                let app = String(value[value.index(after: colon)...])
+                guard !app.isEmpty else { throw DecodingError(line: number, reason: "opt_out names no app") }
+                optOuts[app] = source
+            default:
+                throw DecodingError(line: number, reason: "unknown setting '\(key.prefix(80))'")
+            }
+        }
+    }
+}
+
+extension Substring {
+    fileprivate var trimmingSpaces: Substring {
+        var text = self
+        while let first = text.first, first == " " || first == "\t" || first == "\r" { text.removeFirst() }
+        while let last = text.last, last == " " || last == "\t" || last == "\r" { text.removeLast() }
+        return text
+    }
+}

@@ -1,0 +1,328 @@
+public import SwiftDBus
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The broker's decisions, behind its D-Bus object: the person's settings, recording assets and
+/// announcing them, purge and retention, donations and opt-outs.
+///
+/// Lives on the connection's thread: every method here is called from a method handler, a
+/// property accessor, a store completion handed back with `loop.execute`, or a timer.
+// @unchecked Sendable: built on the main thread before the object is exported, then touched only
+// on the connection's thread.
+public final class BrokerController: @unchecked Sendable {
+    let connection: BusConnection
+    let store: HistoryStore
+    let log: Log
+    let rule: ListenRule
+    private(set) var settings: PrivacySettings
+    weak var tracker: PlayerTracker?
+    private var retentionTimer: TimerToken?
+    private var retentionDue: Microseconds?
+    /// Retention runs at most this often.
+    static let retentionInterval: Microseconds = 3_600_000_000
+
+    public init(connection: BusConnection, store: HistoryStore, settings: PrivacySettings, rule: ListenRule, log: Log) {
+        self.connection = connection
+        self.store = store
+        self.settings = settings
+        self.rule = rule
+        self.log = log
+    }
+
+    static func now() -> Microseconds {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return Int64(spec.tv_sec) * 1_000_000 + Int64(spec.tv_nsec) / 1000
+    }
+
+    // MARK: Recording
+
+    /// Stores a finished listen (removing its open record in the same transaction when `openKey`
+    /// is given) and announces it with `MediaAdded` once it is on disk. A second delivery of the
+    /// same listen is stored once and announced once.
+    func record(_ asset: MediaAsset, openKey: String?, completion: (@Sendable (Result<InsertOutcome, StoreError>) -> Void)? = nil) {
+        let finish: @Sendable (Result<InsertOutcome, StoreError>) -> Void = { [self] result in
+            connection.loop.execute { [self] in
+                switch result {
+                case .success(let outcome):
+                    if outcome.wasNew {
+                        var stored = asset
+                        stored.id = outcome.id
+                        log.debug("recorded \"\(asset.title)\" from \(asset.appID)")
+                        try? connection.emit(SignalEmission(path: BrokerContract.objectPath, interface: BrokerContract.interface,
+                                                            member: "MediaAdded", arguments: [stored.fields]))
+                        scheduleRetention(forAssetStarted: asset.started)
+                    }
+                case .failure(let error):
+                    log.error("could not record a listen from \(asset.appID): \(error)")
+                }
+                completion?(result)
+            }
+        }
+        if let openKey {
+            store.finishOpenListen(key: openKey, asset: asset, completion: finish)
+        } else {
+            store.insert(asset, completion: finish)
+        }
+    }
+
+    // MARK: Settings
+
+    /// Applies new settings at once (nothing is recorded from the moment they change), then
+    /// makes them durable and answers `done` when they are on disk.
+    func change(_ update: (inout PrivacySettings) -> Void, done: @escaping @Sendable (BusError?) -> Void) {
+        let before = settings
+        update(&settings)
+        guard settings != before else { return done(nil) }
+        tracker?.privacyChanged(settings)
+        var changed: [MemberName] = []
+        if settings.mediaEnabled != before.mediaEnabled { changed.append("MediaEnabled") }
+        if settings.optOuts.keys.sorted() != before.optOuts.keys.sorted() { changed.append("OptedOutApps") }
+        if settings.retentionDays != before.retentionDays { changed.append("RetentionDays") }
+        connection.emitPropertiesChanged(path: BrokerContract.objectPath, interface: BrokerContract.interface, names: changed)
+        if settings.retentionDays != before.retentionDays { enforceRetention() }
+        log.info("settings changed: media \(settings.mediaEnabled ? "on" : "off"), retention \(settings.retentionDays) days, \(settings.optOuts.count) apps opted out")
+        store.setSetting(PrivacySettings.storeKey, settings.encoded) { [log] result in
+            if case .failure(let error) = result {
+                log.error("could not save the settings: \(error)")
+                done(.failed("the settings apply now but could not be saved: \(error)"))
+            } else {
+                done(nil)
+            }
+        }
+    }
+
+    func setMediaEnabled(_ value: DBusValue, done: @escaping @Sendable (BusError?) -> Void) {
+        guard case .boolean(let enabled) = value else { return done(.invalidArgs("MediaEnabled is a boolean")) }
+        change({ $0.mediaEnabled = enabled }, done: done)
+    }
+
+    func setRetentionDays(_ value: DBusValue, done: @escaping @Sendable (BusError?) -> Void) {
+        guard let days = try? value.integer(as: UInt32.self), days <= PrivacySettings.maximumRetentionDays else {
+            return done(.invalidArgs("RetentionDays must be 0…\(PrivacySettings.maximumRetentionDays)"))
+        }
+        change({ $0.retentionDays = days }, done: done)
+    }
+
+    // MARK: Opt-out
+
+    func setAppOptedOut(_ call: MethodInvocation) {
+        guard case .string(let appID) = call.arguments[0], case .boolean(let optedOut) = call.arguments[1] else { return }
+        guard !appID.isEmpty, appID.utf8.count <= BrokerContract.maximumAppIDLength else {
+            return call.fail(.invalidArgs("'app_id' must be a non-empty string of at most \(BrokerContract.maximumAppIDLength) bytes"))
+        }
+        // The person decides: opting in clears the opt-out whoever made it.
+        change({ $0.optOuts[appID] = optedOut ? .user : nil }) { error in
+            if let error { call.fail(error) } else { call.reply() }
+        }
+    }
+
+    /// `OptOut`/`OptIn` from a player about itself: the app is the one the caller's MPRIS name
+    /// resolves to, never a name the caller chooses.
+    func playerOpt(_ call: MethodInvocation, out: Bool) {
+        guard let sender = call.sender, let appID = tracker?.appID(ofPlayer: sender) else {
+            return call.fail(BusError(.notAPlayer, "only a connection that owns an org.mpris.MediaPlayer2.* name can opt itself \(out ? "out" : "in")"))
+        }
+        if out {
+            guard settings.optOuts[appID] == nil else { return call.reply() }
+            change({ $0.optOuts[appID] = .app }) { error in if let error { call.fail(error) } else { call.reply() } }
+        } else {
+            switch settings.optOuts[appID] {
+            case .user?:
+                call.fail(BusError(.optedOutByUser, "\(appID) was opted out by the user; only the user can opt it back in"))
+            case .app?:
+                change({ $0.optOuts[appID] = nil }) { error in if let error { call.fail(error) } else { call.reply() } }
+            case nil:
+                call.reply()
+            }
+        }
+    }
+
+    // MARK: Queries
+
+    func recentMedia(_ call: MethodInvocation) {
+        var query: RecentQuery
+        do throws(BusError) {
+            guard let filter = try? call.arguments[0].vardict() else { throw .invalidArgs("the filter must be a{sv}") }
+            query = try RecentQuery(filter: filter)
+        } catch {
+            return call.fail(error)
+        }
+        // With Media off journaling apps get nothing; opted-out apps are never returned.
+        guard settings.mediaEnabled else { return call.reply([.array(element: .vardict, [])]) }
+        query.excludingApps = Set(settings.optOuts.keys)
+        if let app = query.appID, settings.optOuts[app] != nil { return call.reply([.array(element: .vardict, [])]) }
+        store.recent(query) { result in
+            switch result {
+            case .success(let assets):
+                call.reply([.array(element: .vardict, assets.map(\.fields))])
+            case .failure(.unknownCursor(let id)):
+                call.fail(.invalidArgs("'before_id' \(id) names no asset in the history"))
+            case .failure(let error):
+                call.fail(.failed("the history could not be read: \(error)"))
+            }
+        }
+    }
+
+    func nowPlaying() -> [MediaAsset] {
+        guard settings.mediaEnabled else { return [] }
+        return (tracker?.nowPlaying() ?? []).filter { settings.allows($0.appID) }
+    }
+
+    func apps(_ call: MethodInvocation) {
+        let settings = settings
+        let live = tracker?.followedPlayers() ?? []
+        store.appSummaries { result in
+            guard case .success(let summaries) = result else {
+                return call.fail(.failed("the history could not be read"))
+            }
+            var byID: [String: [String: DBusValue]] = [:]
+            func entry(_ id: String) -> [String: DBusValue] {
+                byID[id] ?? ["app_id": .string(id), "listens": .uint32(0), "opted_out": .boolean(false)]
+            }
+            for summary in summaries {
+                var fields = entry(summary.appID)
+                if let name = summary.appName { fields["app_name"] = .string(name) }
+                if let icon = summary.appIcon { fields["app_icon"] = .string(icon) }
+                fields["listens"] = .uint32(UInt32(clamping: summary.listens))
+                fields["last_seen"] = .int64(summary.lastSeen)
+                byID[summary.appID] = fields
+            }
+            for player in live { byID[player.appID] = entry(player.appID) }
+            for (app, source) in settings.optOuts {
+                var fields = entry(app)
+                fields["opted_out"] = .boolean(true)
+                fields["opted_out_by"] = .string(source.rawValue)
+                byID[app] = fields
+            }
+            call.reply([.array(element: .vardict, byID.keys.sorted().compactMap { byID[$0].map(DBusValue.vardict) })])
+        }
+    }
+
+    // MARK: Donations
+
+    func donate(_ call: MethodInvocation) {
+        let asset: MediaAsset
+        do throws(BusError) {
+            guard let fields = try? call.arguments[0].vardict() else { throw .invalidArgs("the media must be a{sv}") }
+            asset = try MediaAsset(donation: fields, now: Self.now())
+            if fields["listened"] != nil, !rule.qualifies(listened: asset.listened, length: asset.length) {
+                throw .invalidArgs("'listened' is too short to count as a listen")
+            }
+        } catch {
+            return call.fail(error)
+        }
+        guard settings.mediaEnabled else { return call.fail(BusError(.mediaDisabled, "media recording is switched off")) }
+        guard settings.allows(asset.appID) else {
+            return call.fail(BusError(.appOptedOut, "\(asset.appID) is opted out; nothing of it is recorded"))
+        }
+        record(asset, openKey: nil) { result in
+            switch result {
+            case .success(let outcome): call.reply([.int64(outcome.id)])
+            case .failure(let error): call.fail(.failed("the donation could not be stored: \(error)"))
+            }
+        }
+    }
+
+    // MARK: Purge and retention
+
+    func purge(_ call: MethodInvocation) {
+        let scope: PurgeScope
+        do throws(BusError) {
+            guard let filter = try? call.arguments[0].vardict() else { throw .invalidArgs("the filter must be a{sv}") }
+            scope = try PurgeScope(filter: filter)
+        } catch {
+            return call.fail(error)
+        }
+        store.purge(scope, onBatch: { [self] ids in announceRemoved(ids) }) { [log] result in
+            switch result {
+            case .success(let count):
+                log.info("purged \(count) assets")
+                call.reply([.uint64(UInt64(max(0, count)))])
+            case .failure(let error):
+                call.fail(.failed("the purge stopped: \(error)"))
+            }
+        }
+    }
+
+    private func announceRemoved(_ ids: [Int64]) {
+        guard !ids.isEmpty else { return }
+        try? connection.emit(SignalEmission(path: BrokerContract.objectPath, interface: BrokerContract.interface,
+                                            member: "MediaRemoved", arguments: [.array(element: .int64, ids.map(DBusValue.int64))]))
+    }
+
+    /// Deletes what is older than the retention allows, then sleeps until the oldest remaining
+    /// asset expires — but at least an hour. With nothing to expire no timer runs.
+    func enforceRetention() {
+        retentionTimer?.cancel()
+        retentionTimer = nil
+        retentionDue = nil
+        guard settings.retentionDays > 0 else { return }
+        let window = Int64(settings.retentionDays) * 86_400_000_000
+        let ranAt = Self.now()
+        store.expire(olderThan: ranAt - window, onBatch: { [self] ids in announceRemoved(ids) }) { [self] result in
+            if case .success(let count) = result, count > 0 { log.info("retention removed \(count) assets older than \(settings.retentionDays) days") }
+            store.oldestStarted { [self] oldest in
+                connection.loop.execute { [self] in
+                    guard case .success(let oldest?) = oldest else { return }
+                    arm(at: max(ranAt + Self.retentionInterval, oldest + window))
+                }
+            }
+        }
+    }
+
+    private func scheduleRetention(forAssetStarted started: Microseconds) {
+        guard settings.retentionDays > 0, retentionDue == nil else { return }
+        let window = Int64(settings.retentionDays) * 86_400_000_000
+        arm(at: max(Self.now() + Self.retentionInterval, started + window))
+    }
+
+    private func arm(at due: Microseconds) {
+        retentionTimer?.cancel()
+        retentionDue = due
+        let delay = max(0, due - Self.now())
+        retentionTimer = connection.schedule(after: .microseconds(delay)) { [self] in enforceRetention() }
+    }
+}
+
+extension PurgeScope {
+    /// Reads `Purge`'s filter: `app_id` s, `since`/`until` x (either or both), or `all` b true.
+    /// Exactly one kind of scope; an empty filter is InvalidArgs.
+    init(filter: [String: DBusValue]) throws(BusError) {
+        if let unknown = filter.keys.sorted().first(where: { !["app_id", "since", "until", "all"].contains($0) }) {
+            throw .invalidArgs("unknown filter key '\(unknown.prefix(64))' (known: app_id, since, until, all)")
+        }
+        let hasRange = filter["since"] != nil || filter["until"] != nil
+        let kinds = [filter["app_id"] != nil, hasRange, filter["all"] != nil].filter { $0 }.count
+        guard kinds == 1 else { throw .invalidArgs("give exactly one of 'app_id', a 'since'/'until' range, or 'all'") }
+        if let value = filter["app_id"] {
+            guard let app = try? value.string(), !app.isEmpty else { throw .invalidArgs("'app_id' must be a non-empty string") }
+            self = .app(app)
+        } else if let value = filter["all"] {
+            guard case .boolean(true) = value.unwrapped else { throw .invalidArgs("'all' must be the boolean true") }
+            self = .all
+        } else {
+            func instant(_ key: String) throws(BusError) -> Microseconds? {
+                guard let value = filter[key] else { return nil }
+                guard let micros = try? value.integer(as: Int64.self), micros >= 0 else {
+                    throw .invalidArgs("'\(key)' must be a time in microseconds since the Unix epoch")
+                }
+                return micros
+            }
+            let since = try instant("since")
+            let until = try instant("until")
+            if let since, let until, since > until { throw .invalidArgs("'since' must not be after 'until'") }
+            self = .range(since: since, until: until)
+        }
+    }
+}
+
+extension ErrorName {
+    /// `OptOut`/`OptIn` from a connection that owns no `org.mpris.MediaPlayer2.*` name.
+    public static let notAPlayer: ErrorName = "org.mediabroker.MediaBroker1.Error.NotAPlayer"
+    /// `OptIn` against the user's own opt-out.
+    public static let optedOutByUser: ErrorName = "org.mediabroker.MediaBroker1.Error.OptedOutByUser"
+    /// `Donate` from an app that is opted out.
+    public static let appOptedOut: ErrorName = "org.mediabroker.MediaBroker1.Error.AppOptedOut"
+}
