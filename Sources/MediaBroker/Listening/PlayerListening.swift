@@ -141,7 +141,7 @@ public struct PlayerListening: Sendable {
         var deadline: Microseconds?
         if !play.recordQualifies, let threshold = rule.threshold(length: play.listen.length) {
             let heard = Clock.add(play.listen.listened, counted(Clock.elapsed(from: play.clock, to: now)))
-            let remaining = max(threshold, 1) - heard
+            let remaining = Clock.add(max(threshold, 1), Clock.negated(heard))
             deadline = remaining <= 0 ? now : Clock.add(now, wallTime(for: remaining))
         }
         if let checkpointInterval {
@@ -353,6 +353,9 @@ enum Clock {
         let (difference, overflow) = to.subtractingReportingOverflow(from)
         return overflow ? .max : difference
     }
+
+    /// `−value`, with `−Int64.min` saturating to `Int64.max`.
+    static func negated(_ value: Microseconds) -> Microseconds { value == .min ? .max : -value }
 
     static func add(_ a: Microseconds, _ b: Microseconds) -> Microseconds {
         let (sum, overflow) = a.addingReportingOverflow(b)
