@@ -113,4 +113,15 @@ struct ListeningCheckpointTests {
         player.send(.playbackStatus(.paused), at: 20)
         #expect(player.listening.current(at: at(99))?.listened == 20 * second)
     }
+    @Test("quirk 2: a length revised back and forth around the threshold writes one threshold checkpoint")
+    func thresholdCheckpointOnce() {
+        var player = ScriptedPlayer()
+        player.play(track(length: 100 * second), at: 0)
+        player.send(.tick, at: 50)  // crosses half of 100 s
+        for i in 1...20 {
+            let length: Microseconds = i.isMultiple(of: 2) ? 100 * second : 300 * second
+            player.send(.metadata(track(length: length)), at: 50 + Double(i) / 10)
+        }
+        #expect(player.checkpoints.map(\.listened) == [50 * second])
+    }
 }

@@ -130,4 +130,17 @@ struct MetadataMeaningTests {
     func noKindWhenNotTold(metadata: TrackMetadata) {
         #expect(metadata.kind == nil)
     }
+    @Test("quirk 14: a proxy mirroring a player (playerctld, plasma-browser-integration) gives the same identity")
+    func quirk14MirrorIdentity() {
+        // The browser sends its own id; the mirror re-sends the same fields under its own name.
+        let browser = TrackMetadata.decode([
+            TrackMetadata.Key.trackID: objectPath("/org/mpris/MediaPlayer2/firefox"),
+            TrackMetadata.Key.title: .string("Song"), TrackMetadata.Key.artist: .string("Band"),
+        ])
+        let mirror = TrackMetadata.decode([
+            TrackMetadata.Key.trackID: .string("/org/mpris/MediaPlayer2/firefox"),
+            TrackMetadata.Key.title: .variant(.string("Song")), TrackMetadata.Key.artist: .strings(["Band"]),
+        ])
+        #expect(browser.identity == mirror.identity)
+    }
 }
