@@ -26,7 +26,7 @@
 /// - An advert or excluded item is never recorded; if that is learnt after the listen was opened
 ///   (a fill-in adds the flag), the listen is dropped and this play-through never reopens.
 /// - Checkpoints: when the playback state changes (Playing ↔ Paused), when the recorded metadata
-///   changes, when the listen crosses its threshold, and every ``checkpointInterval`` of playing.
+///   changes, when the listen first crosses its threshold, and every ``checkpointInterval`` of playing.
 ///   Rate changes and seeks alone write nothing; neither do floods of identical signals.
 public struct PlayerListening: Sendable {
     /// A `Seeked` to at most this position (µs) after a qualifying listen is a restart (2 s).

@@ -2,7 +2,7 @@ import Testing
 @testable import MediaBroker
 
 @Suite("ListenRule: when a listen counts")
-struct ListenRuleTests {
+struct ListeningRuleTests {
     let lastFM = ListenRule.lastFM
 
     @Test("Last.fm: a track of 30 s or less never counts")
