@@ -26,7 +26,7 @@
 /// - An advert or excluded item is never recorded; if that is learnt after the listen was opened
 ///   (a fill-in adds the flag), the listen is dropped and this play-through never reopens.
 /// - Checkpoints: when the playback state changes (Playing ↔ Paused), when the recorded metadata
-///   changes, when the listen crosses its threshold, and every ``checkpointInterval`` of playing.
+///   changes, when the listen first crosses its threshold, and every ``checkpointInterval`` of playing.
 ///   Rate changes and seeks alone write nothing; neither do floods of identical signals.
 public struct PlayerListening: Sendable {
     /// A `Seeked` to at most this position (µs) after a qualifying listen is a restart (2 s).
@@ -64,8 +64,9 @@ public struct PlayerListening: Sendable {
         var isDead = false
         /// `listened` counts up to this moment.
         var clock: Microseconds
-        /// Whether the record on disk qualifies — a checkpoint is due when that changes.
-        var recordQualifies = false
+        /// Whether a record written for this listen already qualified. Sticky: the threshold
+        /// checkpoint is written once, even if a revised length moves the threshold back and forth.
+        var crossedThreshold = false
         var lastCheckpoint: Microseconds
         /// A state change happened since the last write.
         var checkpointDue = false
@@ -106,15 +107,15 @@ public struct PlayerListening: Sendable {
         resumed.metadata = metadata.merged(over: listen.metadata)
         play = Play(
             listen: resumed, isOpen: true, clock: status == .playing ? listen.ended : now,
-            recordQualifies: rule.qualifies(listened: listen.listened, length: listen.length),
+            crossedThreshold: rule.qualifies(listened: listen.listened, length: listen.length),
             lastCheckpoint: listen.ended, checkpointDue: true)
         advance(to: now)
     }
 
     // MARK: - Reading
 
-    /// The open listen (for `NowPlaying`), as of the last event; `nil` when nothing recordable is
-    /// in progress.
+    /// The open listen (for `NowPlaying`), playing or paused, as of the last event; `nil` when
+    /// nothing recordable is in progress. ``status`` tells whether it is playing.
     public var current: Listen? {
         guard let play, play.isOpen else { return nil }
         return play.listen
@@ -139,9 +140,9 @@ public struct PlayerListening: Sendable {
         if play.checkpointDue { return now }
         guard isClockRunning else { return nil }
         var deadline: Microseconds?
-        if !play.recordQualifies, let threshold = rule.threshold(length: play.listen.length) {
+        if !play.crossedThreshold, let threshold = rule.threshold(length: play.listen.length) {
             let heard = Clock.add(play.listen.listened, counted(Clock.elapsed(from: play.clock, to: now)))
-            let remaining = max(threshold, 1) - heard
+            let remaining = Clock.add(max(threshold, 1), Clock.negated(heard))
             deadline = remaining <= 0 ? now : Clock.add(now, wallTime(for: remaining))
         }
         if let checkpointInterval {
@@ -270,7 +271,7 @@ public struct PlayerListening: Sendable {
 
     private func open(_ play: inout Play, at now: Microseconds, _ effects: inout [ListenEffect]) {
         play.isOpen = true
-        play.recordQualifies = rule.qualifies(listened: play.listen.listened, length: play.listen.length)
+        play.crossedThreshold = rule.qualifies(listened: play.listen.listened, length: play.listen.length)
         play.lastCheckpoint = now
         play.checkpointDue = false
         effects.append(.opened(play.listen))
@@ -291,13 +292,13 @@ public struct PlayerListening: Sendable {
     private mutating func checkpointIfDue(at now: Microseconds, _ effects: inout [ListenEffect]) {
         guard var current = play, current.isOpen else { return }
         let qualifies = rule.qualifies(listened: current.listen.listened, length: current.listen.length)
-        var due = current.checkpointDue || qualifies != current.recordQualifies
+        var due = current.checkpointDue || (qualifies && !current.crossedThreshold)
         if !due, isClockRunning, let checkpointInterval {
             due = Clock.elapsed(from: current.lastCheckpoint, to: now) >= checkpointInterval
         }
         guard due else { return }
         current.checkpointDue = false
-        current.recordQualifies = qualifies
+        current.crossedThreshold = current.crossedThreshold || qualifies
         current.lastCheckpoint = now
         effects.append(.checkpoint(current.listen))
         play = current
@@ -353,6 +354,9 @@ enum Clock {
         let (difference, overflow) = to.subtractingReportingOverflow(from)
         return overflow ? .max : difference
     }
+
+    /// `−value`, with `−Int64.min` saturating to `Int64.max`.
+    static func negated(_ value: Microseconds) -> Microseconds { value == .min ? .max : -value }
 
     static func add(_ a: Microseconds, _ b: Microseconds) -> Microseconds {
         let (sum, overflow) = a.addingReportingOverflow(b)

@@ -1,0 +1,127 @@
+import Testing
+@testable import MediaBroker
+
+/// Issue 3 §3: a listen is on disk from its start and checkpointed at each state change and when it
+/// crosses its threshold; `nextDeadline` tells the caller when that crossing happens.
+@Suite("Listening: checkpoints and deadlines")
+struct ListeningCheckpointTests {
+    @Test("the listen is opened at its first moment, with nothing heard yet")
+    func openedAtStart() {
+        var player = ScriptedPlayer()
+        player.play(track(), at: 0)
+        #expect(player.effects == [.opened(Listen(key: player.opened[0].key, metadata: track(), started: at(0), ended: at(0), listened: 0))])
+    }
+
+    @Test("nextDeadline is the moment an 8-minute track reaches 4 minutes, and the tick then checkpoints")
+    func deadlineAtThreshold() {
+        var player = ScriptedPlayer()
+        player.play(track(length: 480 * second), at: 0)
+        #expect(player.listening.nextDeadline(at: at(0)) == at(240))
+        #expect(player.listening.nextDeadline(at: at(100)) == at(240))
+        #expect(player.send(.tick, at: 239.999999).isEmpty)
+        let effects = player.send(.tick, at: 240)
+        #expect(effects.count == 1)
+        #expect(effects.first.map { if case .checkpoint(let l) = $0 { l.listened } else { -1 } } == 240 * second)
+        #expect(player.listening.nextDeadline(at: at(240)) == nil)
+        player.send(.playbackStatus(.stopped), at: 240)
+        #expect(player.recorded == [Recorded("Song", started: 0, ended: 240, listened: 240)])
+    }
+
+    @Test("Last.fm boundary: a 30-second track never qualifies and needs no deadline")
+    func thirtySecondTrack() {
+        var player = ScriptedPlayer()
+        player.play(track(length: 30 * second), at: 0)
+        #expect(player.listening.nextDeadline(at: at(0)) == nil)
+        player.send(.playbackStatus(.stopped), at: 30)
+        #expect(player.dropReasons == [.tooShort])
+    }
+
+    @Test("Last.fm boundary: unknown length crosses at 30 s")
+    func unknownLengthDeadline() {
+        var player = ScriptedPlayer()
+        player.play(track(length: nil), at: 0)
+        #expect(player.listening.nextDeadline(at: at(0)) == at(30))
+    }
+
+    @Test("min-listen: the deadline is the flat threshold")
+    func minListenDeadline() {
+        var player = ScriptedPlayer(rule: .minimum(seconds: 2))
+        player.play(track(length: 3 * second), at: 0)
+        #expect(player.listening.nextDeadline(at: at(0)) == at(2))
+        player.send(.tick, at: 2)
+        player.send(.playbackStatus(.stopped), at: 3)
+        #expect(player.checkpoints.map(\.listened) == [2 * second])
+        #expect(player.recorded == [Recorded("Song", started: 0, ended: 3, listened: 3)])
+    }
+
+    @Test("the deadline accounts for the rate and for time already heard")
+    func deadlineWithRateAndPause() {
+        var player = ScriptedPlayer()
+        player.play(track(length: 480 * second), at: 0)
+        player.send(.playbackStatus(.paused), at: 60)
+        #expect(player.listening.nextDeadline(at: at(61)) == nil)  // paused: no timer
+        player.send(.playbackStatus(.playing), at: 100)
+        player.send(.rate(2), at: 100)
+        // 180 s left to hear at 2× = 90 s of wall time.
+        #expect(player.listening.nextDeadline(at: at(100)) == at(190))
+    }
+
+    @Test("a threshold crossed between events is checkpointed by the next event, once")
+    func crossingWithoutTick() {
+        var player = ScriptedPlayer()
+        player.play(track(length: nil), at: 0)
+        player.send(.playbackStatus(.paused), at: 45)
+        player.send(.playbackStatus(.playing), at: 50)
+        // The pause carried the crossing: one checkpoint each for pause and resume, none extra.
+        #expect(player.checkpoints.map(\.listened) == [45 * second, 45 * second])
+        player.send(.tick, at: 60)
+        #expect(player.checkpoints.count == 2)
+    }
+
+    @Test("a long listen is also checkpointed every interval while it plays")
+    func periodicCheckpoints() {
+        var player = ScriptedPlayer(checkpointInterval: 300 * second)
+        player.play(track(length: 7_200 * second), at: 0)
+        #expect(player.listening.nextDeadline(at: at(0)) == at(240))
+        player.send(.tick, at: 240)
+        #expect(player.listening.nextDeadline(at: at(240)) == at(540))
+        player.send(.tick, at: 540)
+        player.send(.tick, at: 600)
+        #expect(player.checkpoints.map(\.listened) == [240 * second, 540 * second])
+        player.send(.playbackStatus(.paused), at: 700)
+        player.send(.tick, at: 700)
+        #expect(player.listening.nextDeadline(at: at(2_000)) == nil)
+    }
+
+    @Test("no deadline while nothing is open: placeholders, adverts, stopped players")
+    func noDeadlineWhenNothingOpen() {
+        var player = ScriptedPlayer()
+        #expect(player.listening.nextDeadline(at: at(0)) == nil)
+        player.play(.empty, at: 0)
+        #expect(player.listening.nextDeadline(at: at(0)) == nil)
+        player.send(.metadata(TrackMetadata(trackID: "spotify:ad:1", title: "Ad")), at: 1)
+        #expect(player.listening.nextDeadline(at: at(1)) == nil)
+    }
+
+    @Test("current(at:) counts the time heard up to now for NowPlaying")
+    func currentAtNow() {
+        var player = ScriptedPlayer()
+        player.play(track(length: nil), at: 0)
+        #expect(player.listening.current?.listened == 0)
+        #expect(player.listening.current(at: at(12))?.listened == 12 * second)
+        #expect(player.listening.current(at: at(12))?.ended == at(12))
+        player.send(.playbackStatus(.paused), at: 20)
+        #expect(player.listening.current(at: at(99))?.listened == 20 * second)
+    }
+    @Test("quirk 2: a length revised back and forth around the threshold writes one threshold checkpoint")
+    func thresholdCheckpointOnce() {
+        var player = ScriptedPlayer()
+        player.play(track(length: 100 * second), at: 0)
+        player.send(.tick, at: 50)  // crosses half of 100 s
+        for i in 1...20 {
+            let length: Microseconds = i.isMultiple(of: 2) ? 100 * second : 300 * second
+            player.send(.metadata(track(length: length)), at: 50 + Double(i) / 10)
+        }
+        #expect(player.checkpoints.map(\.listened) == [50 * second])
+    }
+}

@@ -1,0 +1,207 @@
+import SwiftDBus
+import Testing
+@testable import MediaBroker
+
+/// Issue 3 §1: which track is playing, when one listen ends and the next begins.
+@Suite("Listening: tracks, changes and repeats")
+struct ListeningTrackTests {
+    @Test("a new track ends the listen and starts the next, in that order")
+    func trackChange() {
+        var player = ScriptedPlayer()
+        player.play(track("One", length: 200 * second), at: 0)
+        let effects = player.send(.metadata(track("Two", length: 200 * second)), at: 130)
+        #expect(effects.count == 2)
+        guard case .finished(let one) = effects.first, case .opened(let two) = effects.last else {
+            Issue.record("expected finished then opened, got \(effects)")
+            return
+        }
+        #expect(Recorded(one.metadata.title!, one.started, one.ended, one.listened) == Recorded("One", started: 0, ended: 130, listened: 130))
+        #expect(two.started == at(130))
+        #expect(two.listened == 0)
+        #expect(one.key != two.key)
+    }
+
+    @Test("quirk 10: PlaybackStatus not re-sent on a track change — the next track still plays")
+    func quirk10StatusNotResent() {
+        var player = ScriptedPlayer()
+        player.play(track("One", length: nil), at: 0)
+        player.send(.metadata(track("Two", length: nil)), at: 40)
+        player.send(.metadata(track("Three", length: nil)), at: 75)
+        player.send(.playbackStatus(.stopped), at: 110)
+        #expect(player.recorded == [
+            Recorded("One", started: 0, ended: 40, listened: 40),
+            Recorded("Two", started: 40, ended: 75, listened: 35),
+            Recorded("Three", started: 75, ended: 110, listened: 35),
+        ])
+    }
+
+    @Test("quirk 7: the title, then the album — one listen from the first signal, with the album")
+    func quirk7PartialFillIn() {
+        var player = ScriptedPlayer()
+        player.play(TrackMetadata(trackID: "/t/1", title: "Song"), at: 0)
+        player.send(.metadata(TrackMetadata(trackID: "/t/1", title: "Song", artists: ["Artist"])), at: 0.2)
+        player.send(.metadata(TrackMetadata(trackID: "/t/1", title: "Song", artists: ["Artist"], album: "Album", length: 100 * second)), at: 0.4)
+        player.send(.playbackStatus(.stopped), at: 80)
+        #expect(player.opened.count == 1)
+        #expect(player.finished.count == 1)
+        let listen = player.finished[0]
+        #expect(listen.started == at(0))
+        #expect(listen.metadata.album == "Album")
+        #expect(listen.metadata.artists == ["Artist"])
+        #expect(listen.length == 100 * second)
+        #expect(player.checkpoints.map(\.metadata.album) == [nil, "Album"])  // the record follows the fill-in
+    }
+
+    @Test("quirk 7: a value that drops a field again keeps the fullest metadata")
+    func quirk7FieldDroppedAgain() {
+        var player = ScriptedPlayer()
+        player.play(TrackMetadata(title: "Song", artists: ["A"], album: "Album"), at: 0)
+        player.send(.metadata(TrackMetadata(title: "Song", artists: ["A"])), at: 1)
+        player.send(.playbackStatus(.stopped), at: 40)
+        #expect(player.finished.map(\.metadata.album) == ["Album"])
+        #expect(player.opened.count == 1)
+    }
+
+    @Test("quirk 7: a track id first and the title within 2 s is one listen from the first moment")
+    func quirk7TitleArrivesLate() {
+        var player = ScriptedPlayer()
+        player.play(TrackMetadata(trackID: "/t/1", length: 100 * second), at: 0)
+        #expect(player.effects.isEmpty)  // no title, nothing to write yet
+        player.send(.metadata(TrackMetadata(trackID: "/t/1", title: "Song", length: 100 * second)), at: 0.5)
+        #expect(player.opened.map(\.started) == [at(0)])
+        #expect(player.opened.map(\.listened) == [500_000])
+    }
+
+    @Test("quirk 7: untitled metadata heard for longer is another track (Spotify is empty until its first change)")
+    func quirk7LateTitleIsANewTrack() {
+        var player = ScriptedPlayer()
+        player.play(.empty, at: 0)
+        player.send(.metadata(track("First real", length: nil)), at: 95)
+        player.send(.playbackStatus(.stopped), at: 130)
+        #expect(player.recorded == [Recorded("First real", started: 95, ended: 130, listened: 35)])
+    }
+
+    @Test("quirk 7: exact duplicates (Spotify) produce no effects")
+    func quirk7Duplicates() {
+        var player = ScriptedPlayer()
+        player.play(track(), at: 0)
+        let before = player.effects
+        for i in 0..<5 { player.send(.metadata(track()), at: 0.01 * Double(i)) }
+        #expect(player.effects == before)
+    }
+
+    @Test("quirk 8: a flood of identical status, metadata and rate signals changes nothing")
+    func quirk8Flood() {
+        var player = ScriptedPlayer()
+        player.play(track(length: nil), at: 0)
+        player.send(.rate(1), at: 0)
+        let before = player.effects
+        for i in 1...10_000 {
+            let time = Double(i) / 1000
+            player.send(.metadata(track(length: nil)), at: time)
+            player.send(.playbackStatus(.playing), at: time)
+            player.send(.rate(1), at: time)
+        }
+        #expect(player.effects == before)
+        player.send(.playbackStatus(.stopped), at: 40)
+        #expect(player.recorded == [Recorded("Song", started: 0, ended: 40, listened: 40)])
+    }
+
+    @Test("quirk 8: a changing length alone (mpv) writes nothing until the next checkpoint")
+    func quirk8LengthRevisions() {
+        var player = ScriptedPlayer()
+        player.play(track(length: 100 * second), at: 0)
+        for i in 1...50 { player.send(.metadata(track(length: (100 + Microseconds(i)) * second)), at: Double(i) / 10) }
+        #expect(player.checkpoints.isEmpty)
+        #expect(player.opened.count == 1)
+        #expect(player.listening.current?.length == 150 * second)
+    }
+
+    @Test("quirk 22: a loop back to the start after a qualifying listen is a second listen")
+    func quirk22LoopAfterQualifying() {
+        var player = ScriptedPlayer()
+        player.play(track(length: 200 * second), at: 0)
+        player.send(.seeked(position: 0), at: 200)
+        player.send(.seeked(position: 300_000), at: 400.3)
+        player.send(.playbackStatus(.stopped), at: 500)
+        #expect(player.recorded == [
+            Recorded("Song", started: 0, ended: 200, listened: 200),
+            Recorded("Song", started: 200, ended: 400.3, listened: 200.3),
+        ])
+        #expect(player.dropReasons == [.tooShort])  // the last 99.7 s of a 200 s track do not count
+        #expect(player.opened.count == 3)
+    }
+
+    @Test("quirk 22: a repeated Seeked(0) right after a loop starts nothing more")
+    func quirk22DuplicateSeek() {
+        var player = ScriptedPlayer()
+        player.play(track(length: 60 * second), at: 0)
+        player.send(.seeked(position: 0), at: 60)
+        player.send(.seeked(position: 0), at: 60.1)
+        #expect(player.opened.count == 2)
+        #expect(player.finished.count == 1)
+    }
+
+    @Test("quirk 22: a loop while paused waits for Playing to start the next listen")
+    func quirk22LoopWhilePaused() {
+        var player = ScriptedPlayer()
+        player.play(track(length: 60 * second), at: 0)
+        player.send(.playbackStatus(.paused), at: 50)
+        player.send(.seeked(position: 0), at: 55)
+        #expect(player.finished.count == 1)
+        #expect(player.opened.count == 1)
+        player.send(.playbackStatus(.playing), at: 70)
+        #expect(player.opened.map(\.started) == [at(0), at(70)])
+    }
+
+    @Test("quirk 24: replaying the same signal sequence gives the same listens — one asset in the store")
+    func quirk24Replay() async throws {
+        func script() -> ScriptedPlayer {
+            var player = ScriptedPlayer()
+            player.play(track("One", length: nil), at: 0)
+            player.send(.metadata(track("Two", length: nil)), at: 40)
+            player.send(.playbackStatus(.stopped), at: 80)
+            return player
+        }
+        let first = script()
+        let second = script()
+        #expect(first.effects == second.effects)
+
+        let store = try HistoryStore.inMemory()
+        for listen in first.finished + second.finished {
+            _ = try await store.insert(listen.asset(appID: "mpv", appName: "mpv", appIcon: nil)!)
+        }
+        #expect(try await store.count() == 2)
+    }
+
+    @Test("quirk 24: every signal sent twice gives exactly the effects of sending it once")
+    func quirk24DoubledSignals() {
+        let events: [(PlayerEvent, Double)] = [
+            (.metadata(track("One", length: 100 * second)), 0), (.playbackStatus(.playing), 0),
+            (.playbackStatus(.paused), 30), (.playbackStatus(.playing), 35), (.rate(1.5), 40),
+            (.metadata(track("Two", length: 100 * second)), 90), (.playbackStatus(.stopped), 200),
+        ]
+        var once = ScriptedPlayer()
+        var twice = ScriptedPlayer()
+        for (event, time) in events {
+            once.send(event, at: time)
+            twice.send(event, at: time)
+            twice.send(event, at: time)
+        }
+        #expect(once.effects == twice.effects)
+        #expect(once.finished.count == 2)
+    }
+
+    @Test("quirk 16: two players at once keep separate listens")
+    func quirk16TwoPlayers() {
+        var browser = ScriptedPlayer()
+        var music = ScriptedPlayer()
+        browser.play(track("Video", length: nil), at: 0)
+        music.play(track("Song", length: nil), at: 10)
+        browser.send(.playbackStatus(.paused), at: 20)
+        music.send(.playbackStatus(.stopped), at: 50)
+        browser.send(.playbackStatus(.stopped), at: 60)
+        #expect(music.recorded == [Recorded("Song", started: 10, ended: 50, listened: 40)])
+        #expect(browser.dropped.map(\.0.listened) == [20 * second])
+    }
+}
