@@ -2,12 +2,12 @@ import FoundationEssentials
 import SwiftDBus
 
 extension GenericMedia {
-    /// Reads one asset (`a{sv}`) as the contract defines it; `nil` when it lacks an `id` or a
-    /// `started`. A key of an unexpected type is read as absent, so a newer broker adding or
+    /// Reads one asset (`a{sv}`) as the contract defines it; `nil` when it lacks a `started`.
+    /// An asset not yet recorded (from `NowPlaying`) has no `id` and gets ``GenericMedia/notRecorded``. A key of an unexpected type is read as absent, so a newer broker adding or
     /// widening keys never breaks this client.
     init?(fields: [String: DBusValue]) {
-        guard let id = try? fields["id"]?.integer(as: Int64.self),
-              let started = try? fields["started"]?.integer(as: Int64.self) else { return nil }
+        guard let started = try? fields["started"]?.integer(as: Int64.self) else { return nil }
+        let id = (try? fields["id"]?.integer(as: Int64.self)) ?? Self.notRecorded
         func text(_ key: String) -> String? {
             guard let value = try? fields[key]?.string(), !value.isEmpty else { return nil }
             return value

@@ -24,8 +24,12 @@ public struct GenericMedia: Sendable, Hashable, Identifiable {
         public static let donation = Source(rawValue: "donation")
     }
 
-    /// Identifier of the asset, unique and stable in the broker's store; also the paging cursor.
+    /// Identifier of the asset, unique and stable in the broker's store (always positive); also
+    /// the paging cursor. ``notRecorded`` (0) for what ``MediaBrokerClient/nowPlaying()`` returns.
     public var id: Int64
+
+    /// The ``id`` of an asset that is not (yet) in the history.
+    public static let notRecorded: Int64 = 0
     public var title: String?
     /// All artists joined with `", "`.
     public var artist: String?

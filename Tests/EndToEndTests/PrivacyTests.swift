@@ -42,6 +42,9 @@ import Testing
         try await waitUntil(client, sees: player, as: "Stopped")
         try player.play(title: "Allowed")
         try await waitUntil(client, sees: player, as: "Playing")
+        let now = try await client.nowPlaying()
+        #expect(now.map(\.title) == ["Allowed"])
+        #expect(now.first?.id == GenericMedia.notRecorded)
         try player.stop()
         try await waitUntil(client, sees: player, as: "Stopped")
         #expect(try rows(broker, where: "title = 'Allowed' AND app_id = 'jukebox'") == 1)
@@ -153,6 +156,7 @@ import Testing
         try player.play(title: "Interrupted")
         try await waitUntil(client, sees: player, as: "Playing")
 
+        #expect(try await client.nowPlaying().map(\.title) == ["Interrupted"])
         try await client.setMediaEnabled(false)
         #expect(try await client.isMediaEnabled() == false)
         #expect(try await client.recentMedia().isEmpty)

@@ -48,6 +48,9 @@ public enum BrokerDaemon {
         let settings = loadSettings(from: store, log: log)
         let controller = BrokerController(connection: connection, store: store, settings: settings, rule: rule, log: log)
         let tracker = PlayerTracker(controller: controller)
+        if case .success(let open) = waitFor({ done in store.openListens { done($0) } }) {
+            connection.loop.execute { tracker.adoptLeftovers(open) }
+        }
         connection.export(BrokerObject.make(controller: controller))
 
         switch waitFor({ done in connection.callBus("RequestName", [.string(BrokerContract.busName.rawValue), .uint32(4)]) { done($0) } }) {
@@ -66,10 +69,7 @@ public enum BrokerDaemon {
             log.error("cannot follow media players: \(error)")
             return shutDown(connection, store, exitCode: 1)
         }
-        connection.loop.execute {
-            tracker.finishLeftoverListens()
-            controller.enforceRetention()
-        }
+        connection.loop.execute { controller.enforceRetention() }
         log.info("\(BrokerOptions.versionLine) owns \(BrokerContract.busName); history in \(path)")
 
         let reason = StopSignal.wait()

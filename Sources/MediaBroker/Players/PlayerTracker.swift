@@ -29,6 +29,11 @@ public final class PlayerTracker: @unchecked Sendable {
     /// the store to their end, even if recording is allowed again meanwhile ("resumes with the
     /// next listen").
     private var suppressed: Set<String> = []
+    /// Listens a previous run left open (it crashed), by the player that was playing them; each
+    /// waits for its player's first properties to decide whether it simply continues.
+    private var leftovers: [String: [OpenListen]] = [:]
+    /// How long a leftover waits for its player before it is finished as it was.
+    static let leftoverPatience: Duration = .seconds(5)
     private var players: [String: Player] = [:]
     /// Well-known MPRIS name → the unique name that owns it.
     private var owners: [String: String] = [:]
@@ -110,6 +115,7 @@ public final class PlayerTracker: @unchecked Sendable {
                 case .success(let reply):
                     let names = (try? reply.first?.strings()) ?? []
                     for name in names where isPlayerName(name) { lookUpOwner(of: name) }
+                    settleLeftovers(stillOnBus: Set(names))
                     completion(nil)
                 }
             }
@@ -217,7 +223,11 @@ public final class PlayerTracker: @unchecked Sendable {
 
     private func readPlayerProperties(of player: Player) {
         getAll(Self.playerInterface, of: player) { [self] properties in
-            apply(properties, to: player)
+            if let waiting = leftovers.removeValue(forKey: player.uniqueName) {
+                resume(waiting, of: player, from: properties)
+            } else {
+                apply(properties, to: player)
+            }
         }
     }
 
@@ -323,20 +333,60 @@ public final class PlayerTracker: @unchecked Sendable {
         }
     }
 
-    /// Finishes what was left open by a broker that stopped without finishing (a crash): each
-    /// open listen ends at its last checkpoint and is recorded if it qualifies.
-    public func finishLeftoverListens() {
-        store.openListens { [self] result in
-            guard case .success(let leftovers) = result else { return }
-            for leftover in leftovers {
-                if rule.qualifies(listened: leftover.asset.listened, length: leftover.asset.length), privacy.allows(leftover.asset.appID) {
-                    var asset = leftover.asset
-                    asset.ended = max(asset.ended, leftover.checkpoint)
-                    controller.record(asset, openKey: leftover.key)
-                } else {
-                    store.removeOpenListen(key: leftover.key) { _ in }
-                }
+    /// Takes the listens a previous run left open (a crash or `kill -9`). Call before ``start``.
+    /// A listen whose player is still on the bus playing the same track simply continues — the
+    /// time the broker was down counts; any other is finished at its last checkpoint and recorded
+    /// if it qualifies.
+    public func adoptLeftovers(_ open: [OpenListen]) {
+        for listen in open {
+            let player = Listen.parseStoreKey(listen.key)?.player ?? ""
+            leftovers[player, default: []].append(listen)
+        }
+    }
+
+    private func settleLeftovers(stillOnBus names: Set<String>) {
+        for (player, waiting) in leftovers where !names.contains(player) {
+            leftovers[player] = nil
+            waiting.forEach(finishLeftover)
+        }
+        guard !leftovers.isEmpty else { return }
+        // A leftover's connection may be on the bus without being a player any more.
+        _ = connection.schedule(after: Self.leftoverPatience) { [self] in
+            let waiting = leftovers.values.flatMap { $0 }
+            leftovers.removeAll()
+            waiting.forEach(finishLeftover)
+        }
+    }
+
+    private func resume(_ waiting: [OpenListen], of player: Player, from properties: [String: DBusValue]) {
+        var remaining = waiting
+        if let first = remaining.first, let metadata = properties["Metadata"],
+           case .metadata(let track) = PlayerEvent.metadata(mpris: metadata),
+           let status = properties["PlaybackStatus"].flatMap(PlaybackStatus.init(mpris:)),
+           privacy.allows(player.appID) {
+            var rate = 1.0
+            if let value = properties["Rate"], case .rate(let r)? = PlayerEvent.rate(mpris: value) { rate = r }
+            if let resumed = PlayerListening(rule: rule, resuming: Listen(restoring: first), metadata: track, status: status,
+                                             rate: rate, at: now()) {
+                remaining.removeFirst()
+                player.listening = resumed
+                player.status = status
+                log.info("resumed a listen on \(player.uniqueName) left open by the previous run")
+                handle(.tick, for: player)
+                scheduleSafetyReread(of: player)
             }
+        }
+        remaining.forEach(finishLeftover)
+        if remaining.count == waiting.count { apply(properties, to: player) }
+    }
+
+    private func finishLeftover(_ leftover: OpenListen) {
+        if rule.qualifies(listened: leftover.asset.listened, length: leftover.asset.length), privacy.allows(leftover.asset.appID) {
+            var asset = leftover.asset
+            asset.ended = max(asset.ended, leftover.checkpoint)
+            controller.record(asset, openKey: leftover.key)
+        } else {
+            store.removeOpenListen(key: leftover.key) { _ in }
         }
     }
 
