@@ -54,6 +54,9 @@ public enum BrokerDaemon {
         connection.export(BrokerObject.make(controller: controller))
 
         switch waitFor({ done in connection.callBus("RequestName", [.string(BrokerContract.busName.rawValue), .uint32(4)]) { done($0) } }) {
+        case .failure(let error) where error.name == .disconnected:
+            log.error("the session bus went away while starting; exiting so the service manager can restart us")
+            return shutDown(connection, store, exitCode: 1)
         case .failure(let error):
             log.error("cannot request \(BrokerContract.busName): \(error)")
             return shutDown(connection, store, exitCode: 1)
@@ -65,8 +68,14 @@ public enum BrokerDaemon {
             }
         }
 
-        if case .some(let error) = waitFor({ done in connection.loop.execute { tracker.start { done($0) } } }) {
-            log.error("cannot follow media players: \(error)")
+        if case .some(let error) = waitFor({ done in
+            if !connection.loop.execute({ tracker.start { done($0) } }) { done(BusError(.disconnected, "the connection is closed")) }
+        }) {
+            if error.name == .disconnected {
+                log.error("the session bus went away while starting; exiting so the service manager can restart us")
+            } else {
+                log.error("cannot follow media players: \(error)")
+            }
             return shutDown(connection, store, exitCode: 1)
         }
         connection.loop.execute { controller.enforceRetention() }
