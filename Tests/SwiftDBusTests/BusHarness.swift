@@ -19,11 +19,13 @@ struct BusPair {
     var serviceName: BusName { BusName(uncheckedUnique: service.uniqueName) }
 
     /// A call from the client to the service.
-    func call(
-        _ path: ObjectPath = TestObject.path, _ interface: InterfaceName? = TestObject.interface, _ member: MemberName,
-        _ arguments: [DBusValue] = []
-    ) -> MethodCall {
+    func call(_ path: ObjectPath, _ interface: InterfaceName?, _ member: MemberName, _ arguments: [DBusValue] = []) -> MethodCall {
         MethodCall(destination: serviceName, path: path, interface: interface, member: member, arguments: arguments)
+    }
+
+    /// A call from the client to a method of the test object's main interface.
+    func call(member: MemberName, _ arguments: [DBusValue] = []) -> MethodCall {
+        call(TestObject.path, TestObject.interface, member, arguments)
     }
 
     /// `Properties.Get` on the test object, answering the value inside the variant.
