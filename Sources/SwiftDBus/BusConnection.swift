@@ -112,19 +112,23 @@ public final class BusConnection: Sendable {
         return try result.get()
     }
 
-    /// Sends a method call that expects no reply.
+    /// Sends a method call that expects no reply. Throws `InvalidArgs` for arguments D-Bus cannot
+    /// carry, and `Disconnected` once the connection is closed.
     public func send(_ call: MethodCall) throws(BusError) {
         do { try Marshalling.check(call.arguments) } catch { throw .invalidArgs(error.reason) }
         let core = core
-        loop.execute { core.send(.methodCall(call, expectsReply: false)) }
+        guard loop.execute({ core.send(.methodCall(call, expectsReply: false)) }) else { throw Self.closed }
     }
 
-    /// Emits a signal.
+    /// Emits a signal. Throws `InvalidArgs` for arguments D-Bus cannot carry, and `Disconnected`
+    /// once the connection is closed.
     public func emit(_ signal: SignalEmission) throws(BusError) {
         do { try Marshalling.check(signal.arguments) } catch { throw .invalidArgs(error.reason) }
         let core = core
-        loop.execute { core.send(.signal(signal)) }
+        guard loop.execute({ core.send(.signal(signal)) }) else { throw Self.closed }
     }
+
+    private static let closed = BusError(.disconnected, "the connection is closed")
 
     // MARK: Signals
 

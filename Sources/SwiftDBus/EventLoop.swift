@@ -157,8 +157,17 @@ public final class EventLoop: Sendable {
             }
         }
         for hook in state.stopHooks { hook() }
+        // When the loop ends through `quit()` (the bus went away) rather than `stop()`, `execute`
+        // kept accepting work until now. That work still runs, once, so what it promised happens
+        // (a call's completion, a resumed continuation); the stop hooks have shut everything, so
+        // it finds the connection closed. From here on `execute` refuses.
+        let accepted = shared.withLock { shared -> [Work] in
+            shared.stopping = true
+            defer { shared.work.removeAll() }
+            return shared.work
+        }
+        for item in accepted { item() }
         state = LoopState()
-        shared.withLock { $0.stopping = true; $0.work.removeAll() }
         finished.store(true, ordering: .releasing)
     }
 

@@ -53,6 +53,11 @@ enum Marshalling {
             guard !fields.isEmpty else { throw MarshallingError(reason: "a struct needs at least one field") }
             for field in fields { try check(field, depth: depth + 1) }
         case .variant(let inner):
+            // The message signature shows only `v`; the signature the variant carries must be
+            // valid too (at most 32 arrays and 32 structs), or libdbus aborts the process.
+            guard inner.signature.isSingleCompleteType else {
+                throw MarshallingError(reason: "a variant cannot hold a value of type '\(inner.signature)' (nested too deeply?)")
+            }
             try check(inner, depth: depth + 1)
         default:
             break

@@ -88,16 +88,24 @@ struct ObjectTable {
             case .failure(let error): return .error(error)
             case .success(let property):
                 guard property.access != .write else { return .error(BusError(.accessDenied, "property \(name) is write-only")) }
-                return .values([.variant(property.get())])
+                switch Self.currentValue(of: property) {
+                case .success(let value): return .values([.variant(value)])
+                case .failure(let error): return .error(error)
+                }
             }
         case ("GetAll", "s"):
             guard case .string(let interfaceName) = arguments[0] else { break }
             switch find(interfaceName) {
             case .failure(let error): return .error(error)
             case .success(let interface):
-                let readable = interface.properties.filter { $0.access != .write }
-                return .values([.dictionary(key: .string, value: .variant,
-                                            readable.map { .init(key: .string($0.name.rawValue), value: .variant($0.get())) })])
+                var entries: [DBusValue.DictionaryEntry] = []
+                for property in interface.properties where property.access != .write {
+                    switch Self.currentValue(of: property) {
+                    case .success(let value): entries.append(.init(key: .string(property.name.rawValue), value: .variant(value)))
+                    case .failure(let error): return .error(error)
+                    }
+                }
+                return .values([.dictionary(key: .string, value: .variant, entries)])
             }
         case ("Set", "ssv"):
             guard case .string(let interfaceName) = arguments[0], case .string(let name) = arguments[1],
@@ -135,6 +143,22 @@ struct ObjectTable {
         return .error(BusError(.unknownMethod, "no method \(member) in \(InterfaceName.properties)"))
     }
 
+    /// The getter's value, if it has the declared type and can be marshalled: getters are this
+    /// process's code, but a bad value must become an error reply, not reach libdbus (which aborts
+    /// on values that do not fit their container's signature).
+    private static func currentValue(of property: ExportedProperty) -> Result<DBusValue, BusError> {
+        let value = property.get()
+        guard value.signature == property.signature else {
+            return .failure(.failed("internal error: property \(property.name) is '\(property.signature)' but its getter returned '\(value.signature)'"))
+        }
+        do {
+            try Marshalling.check([value])
+        } catch {
+            return .failure(.failed("internal error: property \(property.name): \(error.reason)"))
+        }
+        return .success(value)
+    }
+
     /// The `PropertiesChanged` signal for `names` of an exported interface, or `nil` when none of
     /// them is announced.
     func propertiesChanged(path: ObjectPath, interface: InterfaceName, names: [MemberName]) -> SignalEmission? {
@@ -144,7 +168,10 @@ struct ObjectTable {
         for name in names {
             guard let property = declared.properties.first(where: { $0.name == name }) else { continue }
             switch property.changeSignal {
-            case .emits: changed.append(.init(key: .string(name.rawValue), value: .variant(property.get())))
+            case .emits:
+                // A getter's value that cannot be sent is left out (see `currentValue(of:)`).
+                guard case .success(let value) = Self.currentValue(of: property) else { continue }
+                changed.append(.init(key: .string(name.rawValue), value: .variant(value)))
             case .invalidates: invalidated.append(name.rawValue)
             case .none: break
             }

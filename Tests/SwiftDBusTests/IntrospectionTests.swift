@@ -1,0 +1,157 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import SwiftDBus
+import TestSupport
+import Testing
+
+/// `Introspect` answers XML generated from the declaration: every method with its argument
+/// directions and types, properties with their access, signals, the standard interfaces, and a
+/// `<node>` for each child so a tool can walk down from `/`.
+@Suite struct IntrospectionTests {
+    static let deepPath: ObjectPath = "/org/mediabroker/Test/Other/Deep"
+
+    static func serve(_ pair: BusPair, _ object: TestObject) {
+        pair.service.export(object.object)
+        pair.service.export(ExportedObject(path: deepPath, interfaces: []))
+    }
+
+    func introspect(_ pair: BusPair, _ path: ObjectPath) async throws -> XMLNode {
+        let reply = try await pair.client.call(pair.call(path, .introspectable, "Introspect"))
+        #expect(reply.signature == "s")
+        let xml = try reply.arguments[0].string()
+        #expect(xml.hasPrefix("<!DOCTYPE node PUBLIC \"-//freedesktop//DTD D-BUS Object Introspection 1.0//EN\""))
+        return try XMLNode.parse(xml)
+    }
+
+    @Test func theXMLListsMethodsWithArgumentDirectionsAndTypes() async throws {
+        let pair = try BusPair.start()
+        defer { pair.close() }
+        Self.serve(pair, TestObject())
+        let root = try await introspect(pair, TestObject.path)
+        #expect(root.name == "node")
+        let player = try #require(root.child("interface", named: TestObject.interface.rawValue))
+        let describe = try #require(player.child("method", named: "Describe"))
+        #expect(describe.children.map { [$0["name"], $0["type"], $0["direction"]] } == [
+            ["name", "s", "in"], ["tags", "as", "in"], ["text", "s", "out"], ["count", "u", "out"],
+        ])
+        #expect(player.children(named: "method").map { $0["name"] ?? "" } == [
+            "Add", "Describe", "Echo", "Hold", "Forget", "ReplyWrongly", "ReplyWithNUL", "Fail", "Note",
+        ])
+        #expect(player.child("method", named: "Fail")?.children.isEmpty == true)
+        #expect(root.child("interface", named: TestObject.otherInterface.rawValue)?.child("method", named: "Hello") != nil)
+    }
+
+    @Test func theXMLListsPropertiesWithAccessAndChangeAnnotations() async throws {
+        let pair = try BusPair.start()
+        defer { pair.close() }
+        Self.serve(pair, TestObject())
+        let player = try #require(try await introspect(pair, TestObject.path).child("interface", named: TestObject.interface.rawValue))
+        let properties = player.children(named: "property")
+        #expect(properties.map { [$0["name"], $0["type"], $0["access"]] } == [
+            ["Title", "s", "read"], ["Volume", "i", "readwrite"], ["Position", "x", "read"], ["Secret", "s", "read"],
+        ])
+        func annotation(_ property: String) -> String? {
+            player.child("property", named: property)?.child("annotation", named: "org.freedesktop.DBus.Property.EmitsChangedSignal")?["value"]
+        }
+        #expect(annotation("Title") == nil, "true is the default and need not be written")
+        #expect(annotation("Position") == "invalidates")
+        #expect(annotation("Secret") == "false")
+    }
+
+    @Test func theXMLListsSignalsWithTheirArguments() async throws {
+        let pair = try BusPair.start()
+        defer { pair.close() }
+        Self.serve(pair, TestObject())
+        let player = try #require(try await introspect(pair, TestObject.path).child("interface", named: TestObject.interface.rawValue))
+        let changed = try #require(player.child("signal", named: "Changed"))
+        #expect(changed.children.map { [$0["name"], $0["type"], $0["direction"]] } == [["what", "s", nil], ["count", "u", nil]])
+    }
+
+    @Test func everyObjectListsTheThreeStandardInterfaces() async throws {
+        let pair = try BusPair.start()
+        defer { pair.close() }
+        Self.serve(pair, TestObject())
+        for path in [TestObject.path, Self.deepPath] {
+            let root = try await introspect(pair, path)
+            let names = Set(root.children(named: "interface").compactMap { $0["name"] })
+            #expect(names.isSuperset(of: ["org.freedesktop.DBus.Introspectable", "org.freedesktop.DBus.Properties", "org.freedesktop.DBus.Peer"]))
+            let properties = try #require(root.child("interface", named: "org.freedesktop.DBus.Properties"))
+            #expect(properties.child("method", named: "GetAll")?.children.map { $0["type"] } == ["s", "a{sv}"])
+            #expect(properties.child("signal", named: "PropertiesChanged")?.children.map { $0["type"] } == ["s", "a{sv}", "as"])
+        }
+    }
+
+    @Test func theRootAndIntermediatePathsListTheirChildren() async throws {
+        let pair = try BusPair.start()
+        defer { pair.close() }
+        Self.serve(pair, TestObject())
+        func children(_ path: ObjectPath) async throws -> [String] {
+            try await introspect(pair, path).children(named: "node").compactMap { $0["name"] }
+        }
+        #expect(try await children("/") == ["org"])
+        #expect(try await children("/org/mediabroker") == ["Test"])
+        #expect(try await children("/org/mediabroker/Test") == ["Other", "Player"])
+        #expect(try await children(TestObject.path) == [])
+        let intermediate = try await introspect(pair, "/org/mediabroker/Test")
+        #expect(intermediate.children(named: "interface").isEmpty, "no object lives at an intermediate path")
+    }
+
+    @Test func gdbusParsesTheXMLAndWalksDownFromTheRoot() async throws {
+        let pair = try BusPair.start()
+        defer { pair.close() }
+        Self.serve(pair, TestObject())
+        let result = try ChildProcess.run(
+            "gdbus", arguments: ["introspect", "--address", pair.bus.address, "--dest", pair.service.uniqueName,
+                                 "--object-path", "/", "--recurse"],
+            timeout: .seconds(20))
+        #expect(result.status == .exited(0), "\(result.standardError)")
+        let out = result.standardOutput
+        for expected in [
+            "node /org/mediabroker/Test/Player {", "node /org/mediabroker/Test/Other/Deep {",
+            "interface org.mediabroker.Test.Player {", "Describe(in  s name,", "out u count);",
+            "Changed(s what,", "readonly s Title = 'Blue Train';", "readwrite i Volume = 5;",
+            "@org.freedesktop.DBus.Property.EmitsChangedSignal(\"invalidates\")", "interface org.mediabroker.Test.Other {",
+        ] {
+            #expect(out.contains(expected), "gdbus printed no \(expected)\n\(out)")
+        }
+    }
+}
+
+/// A parsed XML element: enough of a tree to check introspection data.
+struct XMLNode {
+    var name: String
+    var attributes: [String: String]
+    var children: [XMLNode] = []
+
+    subscript(attribute: String) -> String? { attributes[attribute] }
+
+    func children(named name: String) -> [XMLNode] { children.filter { $0.name == name } }
+    func child(_ element: String, named name: String) -> XMLNode? { children.first { $0.name == element && $0["name"] == name } }
+
+    static func parse(_ text: String) throws -> XMLNode {
+        let builder = Builder()
+        let parser = XMLParser(data: Data(text.utf8))
+        parser.delegate = builder
+        guard parser.parse(), let root = builder.root else {
+            throw TestSupportError("invalid XML (\(parser.parserError.map { "\($0)" } ?? "no root")):\n\(text)")
+        }
+        return root
+    }
+
+    private final class Builder: NSObject, XMLParserDelegate {
+        var stack: [XMLNode] = []
+        var root: XMLNode?
+
+        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+                    attributes: [String: String] = [:]) {
+            stack.append(XMLNode(name: name, attributes: attributes))
+        }
+
+        func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+            let done = stack.removeLast()
+            if stack.isEmpty { root = done } else { stack[stack.count - 1].children.append(done) }
+        }
+    }
+}
