@@ -6,6 +6,10 @@
 #
 # Build as your user, then install with sudo: `make && sudo make install`. `make install` builds
 # only when the binaries are missing, so it does not rebuild as root.
+#
+# BUILD_DIR is where install takes the binaries from: the release build by default. Another
+# directory (the debug build, as Tests/PackagingTests/InstallTests.swift uses) must already hold
+# both binaries; install never builds into it.
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -14,19 +18,39 @@ SWIFT ?= swift
 BINDIR := $(PREFIX)/bin
 DBUS_SERVICEDIR := $(PREFIX)/share/dbus-1/services
 SYSTEMD_USERUNITDIR := $(PREFIX)/lib/systemd/user
-# Later work: man pages ($(PREFIX)/share/man/man1) and shell completions
-# ($(PREFIX)/share/bash-completion/completions, …) get their variables here.
+MAN1DIR := $(PREFIX)/share/man/man1
+MAN8DIR := $(PREFIX)/share/man/man8
+# bash-completion looks in <each of $XDG_DATA_DIRS>/bash-completion/completions, which includes
+# /usr/local/share and /usr/share, and loads a command's file on its first Tab.
+BASH_COMPLETIONDIR := $(PREFIX)/share/bash-completion/completions
+# zsh: Debian's zsh puts /usr/share/zsh/vendor-completions (for packages) and
+# /usr/local/share/zsh/site-functions (for the local administrator) on $fpath;
+# /usr/local/share/zsh/vendor-completions is on no one's. Other distributions read site-functions
+# under /usr too: set ZSH_COMPLETIONDIR=/usr/share/zsh/site-functions when packaging for them.
+ifeq ($(PREFIX),/usr)
+ZSH_COMPLETIONDIR := $(PREFIX)/share/zsh/vendor-completions
+else
+ZSH_COMPLETIONDIR := $(PREFIX)/share/zsh/site-functions
+endif
 
 PROGRAMS := media-broker broker-ctl
-BUILT := $(addprefix .build/release/,$(PROGRAMS))
+RELEASE_DIR := .build/release
+BUILD_DIR ?= $(RELEASE_DIR)
+BUILT := $(addprefix $(BUILD_DIR)/,$(PROGRAMS))
 DBUS_SERVICE := org.mediabroker.MediaBroker1.service
 USER_UNIT := media-broker.service
+# Man pages are installed uncompressed, as upstream projects do: man-db reads them either way, and
+# distribution packaging compresses them itself (Debian's dh_compress).
+MAN1 := man/broker-ctl.1
+MAN8 := man/media-broker.8
+BASH_COMPLETION := completions/broker-ctl.bash
+ZSH_COMPLETION := completions/_broker-ctl
 
 # The directories install puts files in. Uninstall removes each of them and then its parents while
 # they are empty (`rmdir --ignore-fail-on-non-empty`: a directory holding anything stays), never
 # going above $(DESTDIR): the directories install created go, shared ones stay.
-INSTALL_DIRS := $(DBUS_SERVICEDIR) $(SYSTEMD_USERUNITDIR) $(BINDIR)
-# Later work: man page and completion directories join this list.
+INSTALL_DIRS := $(DBUS_SERVICEDIR) $(SYSTEMD_USERUNITDIR) $(BINDIR) $(MAN1DIR) $(MAN8DIR) \
+	$(BASH_COMPLETIONDIR) $(ZSH_COMPLETIONDIR)
 
 .PHONY: all build install uninstall
 
@@ -38,22 +62,32 @@ build:
 	$(SWIFT) build -c release --product broker-ctl
 
 $(BUILT):
+ifeq ($(BUILD_DIR),$(RELEASE_DIR))
 	$(MAKE) build
+else
+	@echo "make: $@ does not exist; build it first (BUILD_DIR=$(BUILD_DIR))" >&2; exit 1
+endif
 
 install: $(BUILT)
-	install -d '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(DBUS_SERVICEDIR)' '$(DESTDIR)$(SYSTEMD_USERUNITDIR)'
+	install -d $(foreach d,$(INSTALL_DIRS),'$(DESTDIR)$(d)')
 	install -m 0755 $(BUILT) '$(DESTDIR)$(BINDIR)/'
 	sed 's|@bindir@|$(BINDIR)|g' dbus-policy/$(DBUS_SERVICE) > '$(DESTDIR)$(DBUS_SERVICEDIR)/$(DBUS_SERVICE)'
 	chmod 0644 '$(DESTDIR)$(DBUS_SERVICEDIR)/$(DBUS_SERVICE)'
 	sed 's|@bindir@|$(BINDIR)|g' dbus-policy/$(USER_UNIT) > '$(DESTDIR)$(SYSTEMD_USERUNITDIR)/$(USER_UNIT)'
 	chmod 0644 '$(DESTDIR)$(SYSTEMD_USERUNITDIR)/$(USER_UNIT)'
-# Later work: install man pages and shell completions here.
+	install -m 0644 $(MAN1) '$(DESTDIR)$(MAN1DIR)/'
+	install -m 0644 $(MAN8) '$(DESTDIR)$(MAN8DIR)/'
+	install -m 0644 $(BASH_COMPLETION) '$(DESTDIR)$(BASH_COMPLETIONDIR)/broker-ctl'
+	install -m 0644 $(ZSH_COMPLETION) '$(DESTDIR)$(ZSH_COMPLETIONDIR)/_broker-ctl'
 
 uninstall:
 	rm -f $(foreach p,$(PROGRAMS),'$(DESTDIR)$(BINDIR)/$(p)') \
 		'$(DESTDIR)$(DBUS_SERVICEDIR)/$(DBUS_SERVICE)' \
-		'$(DESTDIR)$(SYSTEMD_USERUNITDIR)/$(USER_UNIT)'
-# Later work: remove man pages and shell completions here.
+		'$(DESTDIR)$(SYSTEMD_USERUNITDIR)/$(USER_UNIT)' \
+		'$(DESTDIR)$(MAN1DIR)/$(notdir $(MAN1))' \
+		'$(DESTDIR)$(MAN8DIR)/$(notdir $(MAN8))' \
+		'$(DESTDIR)$(BASH_COMPLETIONDIR)/broker-ctl' \
+		'$(DESTDIR)$(ZSH_COMPLETIONDIR)/_broker-ctl'
 	@for d in $(INSTALL_DIRS); do \
 		while [ -n "$$d" ] && [ "$$d" != / ]; do \
 			[ -d '$(DESTDIR)'"$$d" ] && rmdir --ignore-fail-on-non-empty '$(DESTDIR)'"$$d"; \

@@ -45,5 +45,6 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: ["MediaDonationClient", "SwiftDBus", "TestSupport", "media-broker", "broker-ctl"],
             swiftSettings: strict),
+        .testTarget(name: "PackagingTests", dependencies: ["broker-ctl", "TestSupport", "media-broker"], swiftSettings: strict),
     ]
 )

@@ -7,7 +7,9 @@ MB_BUILD_PACKAGES=(libdbus-1-dev libsqlite3-dev pkg-config)
 # What running the broker needs: a bus daemon and the clients scripts/run uses to check it.
 MB_RUNTIME_PACKAGES=(dbus-daemon dbus-bin libglib2.0-bin)
 # What the tests drive: a real MPRIS player, audio fixtures, probes and D-Bus clients.
-MB_TEST_PACKAGES=(mpv mpv-mpris sox libsox-fmt-all ffmpeg playerctl python3-dbus procps)
+MB_TEST_PACKAGES=(mpv mpv-mpris sox libsox-fmt-all ffmpeg playerctl python3-dbus procps
+    # Packaging tests: man page lint (groff), completion scripts (zsh -n, shellcheck), make install.
+    groff-base zsh shellcheck make)
 
 mb_log() { printf '%s: %s\n' "${MB_SCRIPT_NAME:-media-broker}" "$*" >&2; }
 mb_die() { mb_log "error: $*"; exit 1; }
