@@ -18,11 +18,12 @@ public final class EventLoop: Sendable {
         var stopping = false
     }
 
-    private let shared = Mutex(Shared())
+    // Not `Mutex`: see `PThreadMutex` (ThreadSanitizer cannot see `Mutex` on Linux).
+    private let shared = PThreadMutex(Shared())
     /// A pipe other threads write to so that `poll` returns when work arrives.
     private let wakeDescriptor: Int32
     private let wakeWriter: Int32
-    private let thread: Mutex<pthread_t?> = Mutex(nil)
+    private let thread = PThreadMutex<pthread_t?>(nil)
     private let threadID = Atomic<UInt>(0)
     private let finished = Atomic<Bool>(false)
     // Confined to the loop's thread: every access happens inside `run`, in handlers it calls,

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import SwiftDBus
 import TestSupport
 import Testing
@@ -65,9 +64,9 @@ final class TestObject: Sendable {
     static let otherInterface: InterfaceName = "org.mediabroker.Test.Other"
     static let outOfRange: ErrorName = "org.mediabroker.Test.Error.OutOfRange"
 
-    let title = Mutex("Blue Train")
-    let volume = Mutex<Int32>(5)
-    let position = Mutex<Int64>(0)
+    let title = Locked("Blue Train")
+    let volume = Locked<Int32>(5)
+    let position = Locked<Int64>(0)
     /// Calls of `Hold`, kept unanswered until the test decides.
     let held = Mailbox<MethodInvocation>()
     /// Arguments of every `Note` call, in order.

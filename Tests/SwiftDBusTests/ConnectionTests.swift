@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import SwiftDBus
 import TestSupport
 import Testing
@@ -94,7 +93,7 @@ import Testing
         let pair = try BusPair.start()
         defer { pair.close() }
         pair.service.export(TestObject().object)
-        let answers = Mutex<[Int32: [Result<[DBusValue], BusError>]]>([:])
+        let answers = Locked<[Int32: [Result<[DBusValue], BusError>]]>([:])
         for a in Int32(0)..<1000 {
             pair.client.call(pair.call(member: "Add", [.int32(a), .int32(1)])) { result in
                 answers.withLock { $0[a, default: []].append(result.map(\.arguments)) }
@@ -168,9 +167,9 @@ import Testing
 @Suite(.serialized) struct ConnectionEndRaceTests {
     /// Counts shared between a submitting thread, completions and the test.
     final class Tally: Sendable {
-        let submitted = Mutex(0)
-        let completed = Mutex(0)
-        let running = Mutex(true)
+        let submitted = Locked(0)
+        let completed = Locked(0)
+        let running = Locked(true)
         var inFlight: Int { submitted.withLock { $0 } - completed.withLock { $0 } }
     }
 

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 @testable import SwiftDBus
 import TestSupport
 import Testing
@@ -10,7 +9,7 @@ import Testing
 @Suite struct EventLoopTests {
     /// Values recorded on the loop's thread and read by the test.
     final class Record<Value: Sendable>: Sendable {
-        private let values = Mutex<[Value]>([])
+        private let values = Locked<[Value]>([])
         func add(_ value: Value) { values.withLock { $0.append(value) } }
         var all: [Value] { values.withLock { $0 } }
     }

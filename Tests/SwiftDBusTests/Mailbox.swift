@@ -1,10 +1,9 @@
 import Foundation
-import Synchronization
 import TestSupport
 
 /// Hands values from a bus handler (on the connection's thread) to a waiting test, in order.
 final class Mailbox<Value: Sendable>: Sendable {
-    private let items = Mutex<[Value]>([])
+    private let items = Locked<[Value]>([])
 
     func put(_ value: Value) { items.withLock { $0.append(value) } }
 

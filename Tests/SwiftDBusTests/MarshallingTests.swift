@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import SwiftDBus
 import TestSupport
 import Testing

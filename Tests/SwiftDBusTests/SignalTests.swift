@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import SwiftDBus
 import TestSupport
 import Testing
@@ -14,7 +13,7 @@ import Testing
 
     /// What a test's handlers receive, as `"/path Interface.Member"` lines.
     final class Log: Sendable {
-        private let lines = Mutex<[String]>([])
+        private let lines = Locked<[String]>([])
         func put(_ message: BusMessage) {
             let line = "\(message.path?.rawValue ?? "-") \(message.interface?.rawValue ?? "-").\(message.member?.rawValue ?? "-")"
             lines.withLock { $0.append(line) }
@@ -136,7 +135,7 @@ import Testing
     @Test func tenThousandSignalsArriveCompletelyAndInOrder() async throws {
         let pair = try BusPair.start()
         defer { pair.close() }
-        let numbers = Mutex<[UInt32]>([])
+        let numbers = Locked<[UInt32]>([])
         let token = try await pair.client.addMatch(MatchRule(interface: Self.a, member: "Flood")) { message in
             if case .uint32(let n)? = message.arguments.first { numbers.withLock { $0.append(n) } }
         }
