@@ -16,7 +16,7 @@ import Testing
         let elapsed = ContinuousClock.now - start
         #expect(error?.name == .noReply)
         #expect(elapsed >= .milliseconds(500), "failed before its timeout: \(elapsed)")
-        #expect(elapsed < .seconds(5), "failed long after its timeout: \(elapsed)")
+        #expect(elapsed < .seconds(20), "failed long after its timeout (the default is 25 s): \(elapsed)")
         #expect(object.held.count == 1, "the call reached the service and is still unanswered")
     }
 

@@ -10,7 +10,7 @@ final class Mailbox<Value: Sendable>: Sendable {
     var count: Int { items.withLock { $0.count } }
 
     /// The oldest value, waiting up to `timeout` for one to arrive.
-    func take(timeout: Duration = .seconds(5)) async throws -> Value {
+    func take(timeout: Duration = .seconds(20)) async throws -> Value {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
         while clock.now < deadline {
