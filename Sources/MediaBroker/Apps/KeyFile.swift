@@ -1,0 +1,160 @@
+/// The "desktop entry" key-file format shared by desktop files, `index.theme`, `.flatpak-info` and
+/// GTK's `settings.ini`: `[Group]` headers, `Key=Value` lines, `#` comments.
+///
+/// Lenient by design, because the files come from any package on the system: a line that is
+/// neither a comment, a group header nor `key=value` is skipped; lines before the first group are
+/// skipped; invalid UTF-8 is repaired; CR before LF is dropped. When a group or key appears twice,
+/// the first one wins (the spec calls duplicates an error without saying which to keep). Values
+/// are kept raw — `unescaped(_:)` and `list(_:separator:)` apply the spec's escapes.
+struct KeyFile {
+    /// Group name → key (with any `[locale]` suffix) → raw value.
+    private(set) var groups: [String: [String: String]] = [:]
+
+    /// Parses `bytes`, keeping only the groups `keep` accepts (so a desktop file's actions, or the
+    /// hundreds of directory groups of `index.theme` a caller does not need, cost nothing).
+    init(parsing bytes: [UInt8], keeping keep: (String) -> Bool = { _ in true }) {
+        var current: String?
+        var seen: Set<String> = []
+        var start = 0
+        while start < bytes.count {
+            var end = start
+            while end < bytes.count && bytes[end] != UInt8(ascii: "\n") { end += 1 }
+            var lineEnd = end
+            if lineEnd > start && bytes[lineEnd - 1] == UInt8(ascii: "\r") { lineEnd -= 1 }
+            consume(bytes[start..<lineEnd], current: &current, seen: &seen, keep: keep)
+            start = end + 1
+        }
+    }
+
+    private mutating func consume(
+        _ line: ArraySlice<UInt8>, current: inout String?, seen: inout Set<String>, keep: (String) -> Bool
+    ) {
+        guard let first = line.first(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }),
+              first != UInt8(ascii: "#") else { return }
+        if line.first == UInt8(ascii: "[") {
+            guard line.last == UInt8(ascii: "]"), line.count > 2 else { current = nil; return }
+            let name = String(decoding: line.dropFirst().dropLast(), as: UTF8.self)
+            // A repeated group is an error in the spec; keep the first and skip the repeat.
+            if name.contains("[") || name.contains("]") || seen.contains(name) || !keep(name) {
+                current = nil
+            } else {
+                seen.insert(name)
+                current = name
+                groups[name] = [:]
+            }
+            return
+        }
+        guard let group = current, let equals = line.firstIndex(of: UInt8(ascii: "=")) else { return }
+        let key = Self.trimmed(line[line.startIndex..<equals])
+        guard !key.isEmpty, Self.isValidKey(key) else { return }
+        let value = Self.trimmed(line[(equals + 1)...])
+        let keyString = String(decoding: key, as: UTF8.self)
+        if groups[group]?[keyString] == nil {
+            groups[group]?[keyString] = String(decoding: value, as: UTF8.self)
+        }
+    }
+
+    /// The raw value of `key` in `group`.
+    func value(_ key: String, in group: String) -> String? { groups[group]?[key] }
+
+    /// Spaces and tabs around the `=` are not part of the key or the value.
+    private static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        var slice = bytes
+        while let first = slice.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") { slice = slice.dropFirst() }
+        while let last = slice.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { slice = slice.dropLast() }
+        return slice
+    }
+
+    /// Keys are `[A-Za-z0-9-]` (GTK's `settings.ini` also uses `_`), optionally followed by a
+    /// `[locale]` of printable ASCII.
+    private static func isValidKey(_ key: ArraySlice<UInt8>) -> Bool {
+        var inLocale = false
+        var sawLocaleEnd = false
+        for byte in key {
+            if sawLocaleEnd { return false }
+            if inLocale {
+                if byte == UInt8(ascii: "]") { sawLocaleEnd = true } else if byte < 0x21 || byte > 0x7E { return false }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
+                continue
+            case UInt8(ascii: "["): inLocale = true
+            default: return false
+            }
+        }
+        return !inLocale || sawLocaleEnd
+    }
+
+    /// A string value with the spec's escapes applied: `\s` space, `\n`, `\t`, `\r`, `\\`. An unknown
+    /// escape is kept as written.
+    static func unescaped(_ raw: String) -> String {
+        guard raw.contains("\\") else { return raw }
+        var result = ""
+        var escaping = false
+        for character in raw {
+            if escaping {
+                switch character {
+                case "s": result.append(" ")
+                case "n": result.append("\n")
+                case "t": result.append("\t")
+                case "r": result.append("\r")
+                case "\\": result.append("\\")
+                default: result.append("\\"); result.append(character)
+                }
+                escaping = false
+            } else if character == "\\" {
+                escaping = true
+            } else {
+                result.append(character)
+            }
+        }
+        if escaping { result.append("\\") }
+        return result
+    }
+
+    /// A list value split at `separator` (`;` in desktop files, `,` in `index.theme`); an escaped
+    /// separator (`\;`) stays in its item; items are unescaped and empty items dropped.
+    static func list(_ raw: String, separator: Character) -> [String] {
+        var items: [String] = []
+        var item = ""
+        var escaping = false
+        for character in raw {
+            if escaping {
+                if character != separator { item.append("\\") }
+                item.append(character)
+                escaping = false
+            } else if character == "\\" {
+                escaping = true
+            } else if character == separator {
+                items.append(item)
+                item = ""
+            } else {
+                item.append(character)
+            }
+        }
+        if escaping { item.append("\\") }
+        items.append(item)
+        return items.map { unescaped($0).trimmingSpaces() }.filter { !$0.isEmpty }
+    }
+
+    /// The spec's boolean: `true` or `false` (and `1`/`0`, which old files still use).
+    static func boolean(_ raw: String?) -> Bool? {
+        switch raw {
+        case "true", "1": return true
+        case "false", "0": return false
+        default: return nil
+        }
+    }
+}
+
+extension String {
+    /// The string without leading and trailing spaces and tabs.
+    func trimmingSpaces() -> String {
+        var slice = Substring(self)
+        while let first = slice.first, first == " " || first == "\t" { slice = slice.dropFirst() }
+        while let last = slice.last, last == " " || last == "\t" { slice = slice.dropLast() }
+        return String(slice)
+    }
+}
