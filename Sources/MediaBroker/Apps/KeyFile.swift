@@ -32,10 +32,12 @@ struct KeyFile {
         guard let first = line.first(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }),
               first != UInt8(ascii: "#") else { return }
         if line.first == UInt8(ascii: "[") {
-            guard line.last == UInt8(ascii: "]"), line.count > 2 else { current = nil; return }
+            // A malformed header is a malformed line: skipped, the current group goes on.
+            guard line.last == UInt8(ascii: "]"), line.count > 2 else { return }
             let name = String(decoding: line.dropFirst().dropLast(), as: UTF8.self)
+            guard !name.contains("["), !name.contains("]") else { return }
             // A repeated group is an error in the spec; keep the first and skip the repeat.
-            if name.contains("[") || name.contains("]") || seen.contains(name) || !keep(name) {
+            if seen.contains(name) || !keep(name) {
                 current = nil
             } else {
                 seen.insert(name)
