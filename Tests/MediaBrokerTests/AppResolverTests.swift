@@ -220,6 +220,16 @@ struct AppResolverTests {
         #expect(results.allSatisfy { !$0.1 })
     }
 
+    @Test func aResolverDroppedWhileItsThreadWorksEndsCleanly() async throws {
+        let fixture = try AppFixture()
+        var resolver: AppResolver? = fixture.resolver()
+        let appID: String = await withCheckedContinuation { continuation in
+            resolver?.resolve(PlayerClues(busName: Self.mpris + "vlc")) { continuation.resume(returning: $0.appID) }
+            resolver = nil
+        }
+        #expect(appID == "vlc")
+    }
+
     @Test func playerTextIsBounded() throws {
         let fixture = try AppFixture()
         let long = String(repeating: "x", count: 10_000)

@@ -105,7 +105,8 @@ public final class AppResolver: @unchecked Sendable {
         }
     }
 
-    /// `resolve(clues)` on the resolver's own thread; `completion` is called on that thread.
+    /// `resolve(clues)` on the resolver's own thread; `completion` is called on that thread (or, in
+    /// the unlikely case that no thread can be created, at once on the caller's).
     public func resolve(_ clues: PlayerClues, completion: @escaping @Sendable (AppIdentity) -> Void) {
         let submitted = worker.submit { completion(self.resolve(clues)) }
         if !submitted { completion(resolve(clues)) }
@@ -126,7 +127,8 @@ public final class AppResolver: @unchecked Sendable {
         }
     }
 
-    /// `identity(forAppID:)` on the resolver's own thread; `completion` is called on that thread.
+    /// `identity(forAppID:)` on the resolver's own thread; `completion` is called on that thread (or,
+    /// if no thread can be created, at once on the caller's).
     public func identity(forAppID appID: String, completion: @escaping @Sendable (AppIdentity) -> Void) {
         let submitted = worker.submit { completion(self.identity(forAppID: appID)) }
         if !submitted { completion(identity(forAppID: appID)) }

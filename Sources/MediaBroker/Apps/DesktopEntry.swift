@@ -28,7 +28,13 @@ public struct DesktopEntry: Equatable, Sendable {
         }
         type = string("Type")
         name = string("Name")
-        localizedName = locale?.candidates.lazy.compactMap { string("Name[\($0)]") }.first ?? name
+        localizedName = name
+        for candidate in locale?.candidates ?? [] {
+            if let translated = string("Name[\(candidate)]") {
+                localizedName = translated
+                break
+            }
+        }
         icon = string("Icon")
         startupWMClass = string("StartupWMClass")
         exec = string("Exec")

@@ -31,7 +31,7 @@ public struct DesktopLocale: Equatable, Sendable {
 
     /// The locale of `environment` (`LC_ALL`, `LC_MESSAGES`, `LANG`), or nil for untranslated.
     public init?(environment: [String: String]) {
-        guard let value = ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap({ environment[$0] }).first(where: { !$0.isEmpty })
+        guard let value = ["LC_ALL", "LC_MESSAGES", "LANG"].compactMap({ environment[$0] }).first(where: { !$0.isEmpty })
         else { return nil }
         self.init(value)
     }

@@ -53,9 +53,13 @@ struct IconFinder: Sendable {
         func visit(_ name: String, into themes: inout [IconThemeIndex], watched: inout [(path: String, stamp: AppFiles.Stamp?)]) {
             guard Self.isValidThemeName(name), themes.count < Self.maximumThemes, visited.insert(name).inserted else { return }
             for root in paths.iconRoots { watched.append((root + "/" + name, AppFiles.stamp(root + "/" + name))) }
-            guard let theme = paths.iconRoots.lazy.compactMap({ root in
-                AppFiles.read(root + "/" + name + "/index.theme").flatMap { IconThemeIndex(name: name, parsing: $0) }
-            }).first else { return }
+            // The first root with an `index.theme` for this theme defines it (a plain loop: a lazy
+            // `compactMap(…).first` would read and parse it twice).
+            var found: IconThemeIndex?
+            for root in paths.iconRoots where found == nil {
+                found = AppFiles.read(root + "/" + name + "/index.theme").flatMap { IconThemeIndex(name: name, parsing: $0) }
+            }
+            guard let theme = found else { return }
             themes.append(theme)
             for parent in theme.inherits { visit(parent, into: &themes, watched: &watched) }
         }

@@ -7,69 +7,88 @@
 /// the first one wins (the spec calls duplicates an error without saying which to keep). Values
 /// are kept raw — `unescaped(_:)` and `list(_:separator:)` apply the spec's escapes.
 struct KeyFile {
-    /// Group name → key (with any `[locale]` suffix) → raw value.
-    private(set) var groups: [String: [String: String]] = [:]
+    /// One group's entries in file order: keys (with any `[locale]` suffix) and raw values. A plain
+    /// array, since groups hold a handful of keys and `index.theme` has hundreds of groups.
+    struct Group {
+        fileprivate(set) var entries: [(key: String, value: String)] = []
+
+        /// The raw value of the first `key`.
+        subscript(key: String) -> String? {
+            entries.first { $0.key == key }?.value
+        }
+    }
+
+    /// Group name → its entries.
+    private(set) var groups: [String: Group] = [:]
 
     /// Parses `bytes`, keeping only the groups `keep` accepts (so a desktop file's actions, or the
     /// hundreds of directory groups of `index.theme` a caller does not need, cost nothing).
     init(parsing bytes: [UInt8], keeping keep: (String) -> Bool = { _ in true }) {
-        var current: String?
-        var seen: Set<String> = []
-        var start = 0
-        while start < bytes.count {
-            var end = start
-            while end < bytes.count && bytes[end] != UInt8(ascii: "\n") { end += 1 }
-            var lineEnd = end
-            if lineEnd > start && bytes[lineEnd - 1] == UInt8(ascii: "\r") { lineEnd -= 1 }
-            consume(bytes[start..<lineEnd], current: &current, seen: &seen, keep: keep)
-            start = end + 1
+        bytes.withUnsafeBufferPointer { buffer in
+            var current: String?
+            var entries = Group()
+            var seen: Set<String> = []
+            var start = 0
+            while start < buffer.count {
+                var end = start
+                while end < buffer.count && buffer[end] != Self.newline { end += 1 }
+                var lineEnd = end
+                if lineEnd > start && buffer[lineEnd - 1] == Self.carriageReturn { lineEnd -= 1 }
+                consume(
+                    UnsafeBufferPointer(rebasing: buffer[start..<lineEnd]), current: &current, entries: &entries, seen: &seen,
+                    keep: keep)
+                start = end + 1
+            }
+            if let current { groups[current] = entries }
         }
     }
 
+    private static let newline = UInt8(ascii: "\n"), carriageReturn = UInt8(ascii: "\r")
+    private static let space = UInt8(ascii: " "), tab = UInt8(ascii: "\t")
+
     private mutating func consume(
-        _ line: ArraySlice<UInt8>, current: inout String?, seen: inout Set<String>, keep: (String) -> Bool
+        _ line: UnsafeBufferPointer<UInt8>, current: inout String?, entries: inout Group, seen: inout Set<String>,
+        keep: (String) -> Bool
     ) {
-        guard let first = line.first(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }),
-              first != UInt8(ascii: "#") else { return }
-        if line.first == UInt8(ascii: "[") {
+        var first = 0
+        while first < line.count && (line[first] == Self.space || line[first] == Self.tab) { first += 1 }
+        guard first < line.count, line[first] != UInt8(ascii: "#") else { return }
+        if line[0] == UInt8(ascii: "[") {
             // A malformed header is a malformed line: skipped, the current group goes on.
-            guard line.last == UInt8(ascii: "]"), line.count > 2 else { return }
-            let name = String(decoding: line.dropFirst().dropLast(), as: UTF8.self)
+            guard line[line.count - 1] == UInt8(ascii: "]"), line.count > 2 else { return }
+            let name = String(decoding: UnsafeBufferPointer(rebasing: line[1..<(line.count - 1)]), as: UTF8.self)
             guard !name.contains("["), !name.contains("]") else { return }
+            if let finished = current { groups[finished] = entries }
+            entries = Group()
             // A repeated group is an error in the spec; keep the first and skip the repeat.
             if seen.contains(name) || !keep(name) {
                 current = nil
             } else {
                 seen.insert(name)
                 current = name
-                groups[name] = [:]
             }
             return
         }
-        guard let group = current, let equals = line.firstIndex(of: UInt8(ascii: "=")) else { return }
-        let key = Self.trimmed(line[line.startIndex..<equals])
+        guard current != nil, let equals = line.firstIndex(of: UInt8(ascii: "=")) else { return }
+        var keyEnd = equals
+        while keyEnd > first && (line[keyEnd - 1] == Self.space || line[keyEnd - 1] == Self.tab) { keyEnd -= 1 }
+        let key = UnsafeBufferPointer(rebasing: line[first..<keyEnd])
         guard !key.isEmpty, Self.isValidKey(key) else { return }
-        let value = Self.trimmed(line[(equals + 1)...])
+        var valueStart = equals + 1, valueEnd = line.count
+        while valueStart < valueEnd && (line[valueStart] == Self.space || line[valueStart] == Self.tab) { valueStart += 1 }
+        while valueEnd > valueStart && (line[valueEnd - 1] == Self.space || line[valueEnd - 1] == Self.tab) { valueEnd -= 1 }
         let keyString = String(decoding: key, as: UTF8.self)
-        if groups[group]?[keyString] == nil {
-            groups[group]?[keyString] = String(decoding: value, as: UTF8.self)
-        }
+        // The first of a repeated key wins (lookups return the first), so a repeat is simply kept.
+        entries.entries.append(
+            (keyString, String(decoding: UnsafeBufferPointer(rebasing: line[valueStart..<valueEnd]), as: UTF8.self)))
     }
 
     /// The raw value of `key` in `group`.
     func value(_ key: String, in group: String) -> String? { groups[group]?[key] }
 
-    /// Spaces and tabs around the `=` are not part of the key or the value.
-    private static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
-        var slice = bytes
-        while let first = slice.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") { slice = slice.dropFirst() }
-        while let last = slice.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { slice = slice.dropLast() }
-        return slice
-    }
-
     /// Keys are `[A-Za-z0-9-]` (GTK's `settings.ini` also uses `_`), optionally followed by a
     /// `[locale]` of printable ASCII.
-    private static func isValidKey(_ key: ArraySlice<UInt8>) -> Bool {
+    private static func isValidKey(_ key: UnsafeBufferPointer<UInt8>) -> Bool {
         var inLocale = false
         var sawLocaleEnd = false
         for byte in key {
@@ -119,6 +138,9 @@ struct KeyFile {
     /// A list value split at `separator` (`;` in desktop files, `,` in `index.theme`); an escaped
     /// separator (`\;`) stays in its item; items are unescaped and empty items dropped.
     static func list(_ raw: String, separator: Character) -> [String] {
+        if !raw.utf8.contains(UInt8(ascii: "\\")) {
+            return raw.split(separator: separator).map { String($0).trimmingSpaces() }.filter { !$0.isEmpty }
+        }
         var items: [String] = []
         var item = ""
         var escaping = false
