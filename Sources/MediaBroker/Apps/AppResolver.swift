@@ -1,0 +1,243 @@
+internal import Glibc
+
+/// Turns what a player says about itself into the app identity stored with its listens: a
+/// normalised `app_id`, the app's human name and an icon file (mpris-quirks.md 13 and 17).
+///
+/// ## Rules, in order
+/// 1. **Sandbox.** With a process id, a Flatpak sandbox (`/proc/PID/root/.flatpak-info`
+///    `[Application] name=`, else a `app-flatpak-<id>-<n>.scope` cgroup) gives its Flatpak app id;
+///    a snap (`snap.<name>.<app>…` cgroup) gives the desktop-file id `<name>_<app>` when that file is
+///    installed (snapd puts it in `/var/lib/snapd/desktop/applications`), else the snap's name.
+/// 2. **`DesktopEntry`**, when a desktop file with exactly that id is installed (a trailing
+///    `.desktop` is dropped first; an empty value counts as absent).
+/// 3. **A match among installed desktop files**, for the clues `DesktopEntry` then the bus-name
+///    stem, trying for both clues one kind of match before the next: the id ignoring case; the last
+///    component of a reverse-DNS id (`org.videolan.VLC` for `vlc`); the component before the last
+///    when only one id has it (`com.spotify.Client` for `spotify`); `StartupWMClass` ignoring
+///    case; then `Name` (untranslated or localized) ignoring case, against `Identity` first and
+///    then the two clues. Several matches of one kind: the one shown in menus, then the earliest by
+///    desktop-file precedence.
+/// 4. **The bus-name stem** without instance suffix: `org.mpris.MediaPlayer2.vlc.instance7389`,
+///    `firefox.instance_1_66`, `chromium.instance6013` → `vlc`, `firefox`, `chromium`.
+///
+/// `appName` is the matched desktop file's `Name` in the user's locale, else `Identity`.
+/// `appIcon` is the desktop file's `Icon=` found by `IconFinder`; with no desktop file, or one
+/// without `Icon=`, the app id itself is tried as an icon name. Nothing found: nil.
+///
+/// ## Cache
+/// Results are kept per app (the clues without the process id, plus the sandbox found) and per app
+/// id. Every lookup first compares the stamps (`stat`) of the directories the results came from:
+/// each `applications` directory and its subdirectories, the GTK settings files, the icon roots, the
+/// theme directories of the themes searched and the pixmaps directories. Any change drops all
+/// results. No timer and no watcher thread: an idle daemon does nothing. A file edited in place
+/// (same directory entry) is not noticed until something else changes; package managers and
+/// `gtk-update-icon-cache` replace files and so move the stamps.
+// @unchecked Sendable: every stored property except the immutable `paths`, `locale`, `procRoot`
+// and `worker` is read and written only with `mutex` held; the mutex is created in init and
+// destroyed in deinit.
+public final class AppResolver: @unchecked Sendable {
+    /// Bounds on what a player can make the cache hold.
+    static let maximumCachedApps = 512
+    static let maximumClueBytes = 255
+    static let maximumNameBytes = 256
+
+    let paths: AppSearchPaths
+    let locale: DesktopLocale?
+    let procRoot: String
+    private let worker = ResolverThread()
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+    private struct Snapshot {
+        var desktopFiles: DesktopFileIndex
+        var icons: IconFinder
+        var watched: [(path: String, stamp: AppFiles.Stamp?)]
+    }
+
+    private struct CluesKey: Hashable {
+        var stem: String
+        var desktopEntry: String?
+        var identity: String?
+        var sandbox: Sandbox?
+    }
+
+    private var snapshot: Snapshot?
+    private var byClues: [CluesKey: AppIdentity] = [:]
+    private var byAppID: [String: AppIdentity] = [:]
+    private var iconPaths: [String: String?] = [:]
+
+    /// A resolver for the session described by `environment` (`HOME`, `XDG_DATA_HOME`,
+    /// `XDG_DATA_DIRS`, `XDG_CONFIG_HOME`, `XDG_CONFIG_DIRS`, `LC_ALL`/`LC_MESSAGES`/`LANG`).
+    /// Nothing is read until the first lookup.
+    public convenience init(environment: [String: String], procRoot: String = "/proc") {
+        self.init(paths: AppSearchPaths(environment: environment), locale: DesktopLocale(environment: environment), procRoot: procRoot)
+    }
+
+    public init(paths: AppSearchPaths, locale: DesktopLocale?, procRoot: String = "/proc") {
+        self.paths = paths
+        self.locale = locale
+        self.procRoot = procRoot
+        mutex = .allocate(capacity: 1)
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        worker.shutdown()
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    // MARK: Lookups
+
+    /// The app behind a player. Blocks on disk I/O when nothing is cached or something changed:
+    /// call it from a thread that may block, or use `resolve(_:completion:)`.
+    public func resolve(_ clues: PlayerClues) -> AppIdentity {
+        let sandbox = clues.processID.flatMap { Sandbox.of(processID: $0, procRoot: procRoot) }
+        let desktopEntry = Self.desktopID(clues.desktopEntry)
+        let identity = clues.identity.flatMap { BoundedText.clean($0, maxBytes: Self.maximumNameBytes) }
+        let stem = Self.busNameStem(clues.busName)
+        let key = CluesKey(stem: stem, desktopEntry: desktopEntry, identity: identity, sandbox: sandbox)
+        return withFreshSnapshot { snapshot in
+            if let known = byClues[key] { return known }
+            let found = resolve(key, in: snapshot)
+            if byClues.count >= Self.maximumCachedApps { byClues.removeAll() }
+            byClues[key] = found
+            return found
+        }
+    }
+
+    /// `resolve(clues)` on the resolver's own thread; `completion` is called on that thread (or, in
+    /// the unlikely case that no thread can be created, at once on the caller's).
+    public func resolve(_ clues: PlayerClues, completion: @escaping @Sendable (AppIdentity) -> Void) {
+        let submitted = worker.submit { completion(self.resolve(clues)) }
+        if !submitted { completion(resolve(clues)) }
+    }
+
+    /// Name and icon for an app id alone (for `Apps()`): from the installed desktop file with that
+    /// id, if any; the icon otherwise by the id as an icon name. Blocks like `resolve(_:)`.
+    public func identity(forAppID appID: String) -> AppIdentity {
+        withFreshSnapshot { snapshot in
+            if let known = byAppID[appID] { return known }
+            let item = snapshot.desktopFiles.item(forID: appID)
+            let found = AppIdentity(
+                appID: appID, appName: item.flatMap { name(of: $0) }, appIcon: icon(item?.entry.icon ?? appID, in: snapshot),
+                source: .given)
+            if byAppID.count >= Self.maximumCachedApps { byAppID.removeAll() }
+            byAppID[appID] = found
+            return found
+        }
+    }
+
+    /// `identity(forAppID:)` on the resolver's own thread; `completion` is called on that thread (or,
+    /// if no thread can be created, at once on the caller's).
+    public func identity(forAppID appID: String, completion: @escaping @Sendable (AppIdentity) -> Void) {
+        let submitted = worker.submit { completion(self.identity(forAppID: appID)) }
+        if !submitted { completion(identity(forAppID: appID)) }
+    }
+
+    /// The icon file for an `Icon=` value, by the same rules and cache as the other lookups.
+    public func iconPath(forIcon icon: String) -> String? {
+        withFreshSnapshot { self.icon(icon, in: $0) }
+    }
+
+    /// The icon theme in use and the themes searched, in order (for diagnostics).
+    public var iconThemeChain: [String] {
+        withFreshSnapshot { $0.icons.chain }
+    }
+
+    // MARK: Rules
+
+    private func resolve(_ key: CluesKey, in snapshot: Snapshot) -> AppIdentity {
+        let index = snapshot.desktopFiles
+        switch key.sandbox {
+        case .flatpak(let appID):
+            return identity(appID, index.item(forID: appID), key, .flatpak, in: snapshot)
+        case .snap(let name, let app):
+            let desktopID = name + "_" + app
+            if let item = index.item(forID: desktopID) { return identity(desktopID, item, key, .snap, in: snapshot) }
+            return identity(name, nil, key, .snap, in: snapshot)
+        case nil:
+            break
+        }
+        if let desktopEntry = key.desktopEntry, let item = index.item(forID: desktopEntry) {
+            return identity(item.id, item, key, .desktopEntry, in: snapshot)
+        }
+        var clues: [String] = []
+        for clue in [key.desktopEntry, key.stem].compactMap({ $0 }) where !clues.contains(clue) { clues.append(clue) }
+        for kind in [DesktopFileIndex.MatchKind.id, .reverseDNSName, .reverseDNSOwner, .startupWMClass] {
+            for clue in clues {
+                if let item = index.match(clue, by: kind) { return identity(item.id, item, key, .desktopFileMatch, in: snapshot) }
+            }
+        }
+        for clue in [key.identity].compactMap({ $0 }) + clues {
+            if let item = index.match(clue, by: .name) { return identity(item.id, item, key, .desktopFileMatch, in: snapshot) }
+        }
+        return identity(key.stem, nil, key, .busName, in: snapshot)
+    }
+
+    private func identity(
+        _ appID: String, _ item: DesktopFileIndex.Item?, _ key: CluesKey, _ source: AppIdentity.Source, in snapshot: Snapshot
+    ) -> AppIdentity {
+        AppIdentity(
+            appID: appID, appName: item.flatMap { name(of: $0) } ?? key.identity,
+            appIcon: icon(item?.entry.icon ?? appID, in: snapshot), source: source)
+    }
+
+    private func name(of item: DesktopFileIndex.Item) -> String? {
+        item.entry.localizedName.flatMap { BoundedText.clean($0, maxBytes: Self.maximumNameBytes) }
+    }
+
+    /// Called with `mutex` held.
+    private func icon(_ icon: String, in snapshot: Snapshot) -> String? {
+        if let known = iconPaths[icon] { return known }
+        let found = snapshot.icons.path(forIcon: icon)
+        if iconPaths.count >= Self.maximumCachedApps { iconPaths.removeAll() }
+        iconPaths[icon] = found
+        return found
+    }
+
+    /// A `DesktopEntry` value as a desktop-file id: trimmed, without a trailing `.desktop`; nil when
+    /// empty or unreasonably long.
+    static func desktopID(_ value: String?) -> String? {
+        guard var id = value?.trimmingSpaces(), !id.isEmpty, id.utf8.count <= maximumClueBytes else { return nil }
+        if id.hasSuffix(".desktop"), id.count > ".desktop".count { id.removeLast(".desktop".count) }
+        return id
+    }
+
+    /// `org.mpris.MediaPlayer2.vlc.instance7389` → `vlc`; `…firefox.instance_1_66` → `firefox`;
+    /// `…chromium.instance6013` → `chromium`. The suffix is `.instance` followed by digits and
+    /// underscores only; a name outside the MPRIS namespace is used whole.
+    static func busNameStem(_ busName: String) -> String {
+        let prefix = PlayerTracker.mprisPrefix
+        let rest = busName.hasPrefix(prefix) ? Substring(busName.dropFirst(prefix.count)) : Substring(busName)
+        var stem = rest
+        if let dot = rest.lastIndex(of: "."), rest[rest.index(after: dot)...].hasPrefix("instance") {
+            let suffix = rest[rest.index(after: dot)...].dropFirst("instance".count)
+            if !suffix.isEmpty, suffix.allSatisfy({ $0 == "_" || ($0.isASCII && $0.isNumber) }) {
+                stem = rest[..<dot]
+            }
+        }
+        return stem.isEmpty ? busName : String(stem)
+    }
+
+    // MARK: Snapshot
+
+    /// Runs `body` with the mutex held and a snapshot whose stamps still match the disk, rebuilding
+    /// it (and dropping every cached result) when one moved.
+    private func withFreshSnapshot<T>(_ body: (Snapshot) -> T) -> T {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        let current: Snapshot
+        if let snapshot, snapshot.watched.allSatisfy({ AppFiles.stamp($0.path) == $0.stamp }) {
+            current = snapshot
+        } else {
+            byClues.removeAll()
+            byAppID.removeAll()
+            iconPaths.removeAll()
+            let desktopFiles = DesktopFileIndex(directories: paths.applicationDirectories, locale: locale)
+            let icons = IconFinder(paths: paths)
+            current = Snapshot(desktopFiles: desktopFiles, icons: icons, watched: desktopFiles.watched + icons.watched)
+            snapshot = current
+        }
+        return body(current)
+    }
+}

@@ -1,0 +1,47 @@
+/// The `[Desktop Entry]` group of a desktop file, reduced to what app identity needs.
+///
+/// Per the Desktop Entry spec: only the `[Desktop Entry]` group is read (actions and other groups
+/// are ignored); string values are unescaped; `Name` is taken in the given locale by the spec's
+/// matching rules. A malformed line is skipped; a file without the group parses to nil.
+public struct DesktopEntry: Equatable, Sendable {
+    public static let group = "Desktop Entry"
+
+    /// `Type` (`Application`, `Link`, `Directory`), nil when absent.
+    public var type: String?
+    /// The untranslated `Name`.
+    public var name: String?
+    /// `Name` in the locale asked for, else the untranslated one.
+    public var localizedName: String?
+    public var icon: String?
+    public var startupWMClass: String?
+    public var exec: String?
+    public var noDisplay: Bool
+    /// `Hidden=true`: the entry counts as deleted, and hides files with the same id further down.
+    public var hidden: Bool
+
+    /// Parses a desktop file's bytes; nil when there is no `[Desktop Entry]` group.
+    public init?(parsing bytes: [UInt8], locale: DesktopLocale?) {
+        let file = KeyFile(parsing: bytes, keeping: { $0 == Self.group })
+        guard let keys = file.groups[Self.group] else { return nil }
+        func string(_ key: String) -> String? {
+            keys[key].map(KeyFile.unescaped).flatMap { $0.isEmpty ? nil : $0 }
+        }
+        type = string("Type")
+        name = string("Name")
+        localizedName = name
+        for candidate in locale?.candidates ?? [] {
+            if let translated = string("Name[\(candidate)]") {
+                localizedName = translated
+                break
+            }
+        }
+        icon = string("Icon")
+        startupWMClass = string("StartupWMClass")
+        exec = string("Exec")
+        noDisplay = KeyFile.boolean(keys["NoDisplay"]) ?? false
+        hidden = KeyFile.boolean(keys["Hidden"]) ?? false
+    }
+
+    /// Whether this entry describes an application (a missing `Type` is accepted leniently).
+    public var isApplication: Bool { type == nil || type == "Application" }
+}
