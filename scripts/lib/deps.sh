@@ -9,7 +9,9 @@ MB_RUNTIME_PACKAGES=(dbus-daemon dbus-bin libglib2.0-bin)
 # What the tests drive: a real MPRIS player, audio fixtures, probes and D-Bus clients.
 MB_TEST_PACKAGES=(mpv mpv-mpris sox libsox-fmt-all ffmpeg playerctl python3-dbus procps
     # Packaging tests: man page lint (groff), completion scripts (zsh -n, shellcheck), make install.
-    groff-base zsh shellcheck make)
+    groff-base zsh shellcheck make
+    # Tests that read the database file itself (sqlite3) and compare icon lookups (python3-xdg).
+    sqlite3 python3-xdg)
 
 mb_log() { printf '%s: %s\n' "${MB_SCRIPT_NAME:-media-broker}" "$*" >&2; }
 mb_die() { mb_log "error: $*"; exit 1; }
