@@ -1,4 +1,5 @@
 import Foundation
+import MediaDonationClient
 import Synchronization
 import SwiftDBus
 import TestSupport
@@ -76,4 +77,116 @@ final class ScriptedPlayer: Sendable {
     }
 
     func quit() { connection.close() }
+
+    /// Changes properties without a signal — what spotifyd does all the time (quirk 9).
+    func update(_ changes: [String: DBusValue]) {
+        state.values.withLock { current in for (key, value) in changes { current[key] = value } }
+    }
+
+    /// Changes properties and names them only in `invalidated_properties`, with an empty changed
+    /// map — allowed by the D-Bus spec, done by playerctld (quirk 11).
+    func invalidate(_ changes: [String: DBusValue]) throws {
+        update(changes)
+        try connection.emit(SignalEmission(
+            path: Self.path, interface: .properties, member: "PropertiesChanged",
+            arguments: [.string(Self.playerInterface.rawValue), .vardict([:]), .strings(changes.keys.sorted())]))
+    }
+
+    /// Emits `PropertiesChanged` for another interface (`org.mpris.MediaPlayer2.TrackList`,
+    /// `.Playlists`) with whatever `changes` say, without changing the player (quirk 12).
+    func emitChanged(interface: String, _ changes: [String: DBusValue]) throws {
+        try connection.emit(SignalEmission(
+            path: Self.path, interface: .properties, member: "PropertiesChanged",
+            arguments: [.string(interface), .vardict(changes), .strings([])]))
+    }
+
+    /// The player's `Seeked` signal (position in µs).
+    func seeked(to position: Int64) throws {
+        try connection.emit(SignalEmission(path: Self.path, interface: Self.playerInterface, member: "Seeked",
+                                           arguments: [.int64(position)]))
+    }
+
+    /// Takes one more well-known name on the same connection (`vlc` and `vlc.instance1234`).
+    func own(_ name: String) async throws {
+        let result = try await connection.requestName(BusName("org.mpris.MediaPlayer2." + name))
+        guard result == .primaryOwner else { throw TestSupportError("could not own \(name): \(result)") }
+    }
+
+    /// Gives up one of its names, staying on the bus.
+    func release(_ name: String) async throws {
+        _ = try await connection.callBus("ReleaseName", [.string("org.mpris.MediaPlayer2." + name)])
+    }
+
+    /// Well-formed MPRIS metadata; `extra` replaces or adds keys (a malformed value, a vendor key).
+    static func metadata(title: String, artist: String = "Artist", album: String = "Album", length: Int64 = 200_000_000,
+                         trackID: String? = nil, extra: [String: DBusValue] = [:]) -> DBusValue {
+        var metadata: [String: DBusValue] = [
+            "mpris:trackid": .objectPath(ObjectPath(stringLiteral: trackID ?? "/track/\(abs(title.hashValue))")),
+            "xesam:title": .string(title), "xesam:artist": .strings([artist]), "xesam:album": .string(album),
+            "mpris:length": .int64(length),
+        ]
+        for (key, value) in extra { metadata[key] = value }
+        return .vardict(metadata)
+    }
+
+    /// Waits until `client`'s broker sees this player in `status` (`Playing`, `Paused`,
+    /// `Stopped`). After that, everything this player's earlier signals caused is queued in the
+    /// store ahead of any later query.
+    func waitUntilSeen(by client: MediaBrokerClient, as status: String, timeout: Duration = .seconds(10)) async throws {
+        try await waitUntil("the broker sees \(busName) \(status)", timeout: timeout) {
+            try await client.status().players.contains { $0.busName == busName && $0.playbackStatus == status }
+        }
+    }
+
+    /// Plays `metadata` for `duration` of real time, then stops, waiting until `client`'s broker
+    /// saw each; returns the real time played, to compare with the asset's `listened`.
+    @discardableResult
+    func playThrough(_ metadata: DBusValue, for duration: Duration = .milliseconds(800),
+                     seenBy client: MediaBrokerClient) async throws -> Duration {
+        let clock = PlayClock()
+        let began = clock.now
+        try set(["Metadata": metadata, "PlaybackStatus": .string("Playing")])
+        try await waitUntilSeen(by: client, as: "Playing")
+        try await clock.play(for: duration)
+        try stop()
+        let heard = clock.now - began
+        try await waitUntilSeen(by: client, as: "Stopped")
+        return heard
+    }
+
+    /// Waits until the broker follows this player under its name (any status).
+    func waitUntilFollowed(by client: MediaBrokerClient) async throws {
+        try await waitUntil("the broker follows \(busName)") {
+            try await client.status().players.contains { $0.busName == busName }
+        }
+    }
+}
+
+/// Real time played, measured by the test around what it scripts, to compare with `listened`.
+struct PlayClock {
+    let clock = ContinuousClock()
+
+    /// Lets `duration` of real time pass: a test asserting `listened` controls real play time.
+    func play(for duration: Duration) async throws { try await clock.sleep(for: duration) }
+
+    var now: ContinuousClock.Instant { clock.now }
+}
+
+/// Whether `listened` is within 0.5 s of what the test played (`heard`).
+func isClose(_ listened: Duration?, _ heard: Duration, tolerance: Duration = .milliseconds(500)) -> Bool {
+    guard let listened else { return false }
+    return abs((listened - heard) / .seconds(1)) <= tolerance / .seconds(1)
+}
+
+extension RunningBroker {
+    /// Every asset in the history, newest first (at most 1000).
+    func assets(_ client: MediaBrokerClient) async throws -> [GenericMedia] {
+        try await client.recentMedia(limit: 1000)
+    }
+
+    /// How many lines of the broker's log contain `text`.
+    func logLines(containing text: String) -> Int {
+        process.standardError.split(separator: "\n").filter { $0.contains(text) }.count
+
+    }
 }

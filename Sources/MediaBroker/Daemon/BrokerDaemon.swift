@@ -47,7 +47,10 @@ public enum BrokerDaemon {
         let rule: ListenRule = options.minimumListenSeconds.map { .minimum(seconds: $0) } ?? .lastFM
         let settings = loadSettings(from: store, log: log)
         let controller = BrokerController(connection: connection, store: store, settings: settings, rule: rule, log: log)
-        let tracker = PlayerTracker(controller: controller)
+        let tracker = PlayerTracker(
+            controller: controller,
+            safetyRereadInterval: options.rereadIntervalSeconds.map { .milliseconds(Int64($0 * 1000)) }
+                ?? PlayerTracker.defaultSafetyRereadInterval)
         if case .success(let open) = waitFor({ done in store.openListens { done($0) } }) {
             connection.loop.execute { tracker.adoptLeftovers(open) }
         }

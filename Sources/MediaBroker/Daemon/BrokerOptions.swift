@@ -7,6 +7,9 @@ public struct BrokerOptions: Sendable, Equatable {
     /// `--min-listen SECONDS`: a flat threshold replacing the Last.fm rule.
     public var minimumListenSeconds: Double?
     public var logLevel: Log.Level = .info
+    /// `--reread-interval SECONDS`, for tests only and left out of `--help`: how often a playing
+    /// player is re-read in case it never signals (default 30 s; 0.1…3600).
+    public var rereadIntervalSeconds: Double?
 
     public enum Action: Sendable, Equatable {
         case run(BrokerOptions)
@@ -71,6 +74,12 @@ public struct BrokerOptions: Sendable, Equatable {
                     throw UsageError(description: "--min-listen takes seconds from 0 to 86400, not '\(text)'")
                 }
                 options.minimumListenSeconds = seconds
+            case "--reread-interval":
+                let text = try value(for: name, inline: inline)
+                guard let seconds = Double(text), seconds.isFinite, seconds >= 0.1, seconds <= 3600 else {
+                    throw UsageError(description: "--reread-interval takes seconds from 0.1 to 3600, not '\(text)'")
+                }
+                options.rereadIntervalSeconds = seconds
             default:
                 throw UsageError(description: "unknown argument '\(word)'")
             }

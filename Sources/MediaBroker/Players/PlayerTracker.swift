@@ -16,8 +16,20 @@ public final class PlayerTracker: @unchecked Sendable {
     static let mprisPath: ObjectPath = "/org/mpris/MediaPlayer2"
     static let playerInterface: InterfaceName = "org.mpris.MediaPlayer2.Player"
     static let rootInterface: InterfaceName = "org.mpris.MediaPlayer2"
-    /// How often a playing player is re-read in case it never signals (spotifyd, mopidy).
-    static let safetyRereadInterval: Duration = .seconds(30)
+    /// How often a playing player is re-read by default in case it never signals (spotifyd, mopidy).
+    public static let defaultSafetyRereadInterval: Duration = .seconds(30)
+    /// Bounds on what other processes can make the broker hold (issue 3 §6). A connection's names
+    /// beyond ``maxNamesPerConnection`` and players beyond ``maxPlayers`` are not followed, with one
+    /// log line each time a limit is first hit (not one per name or signal).
+    /// - ``maxNamesPerConnection``: MPRIS names one connection may own and be followed under (64:
+    ///   a browser owns one per window or tab group, rarely more than a handful).
+    /// - ``maxPlayers``: connections followed at once (256).
+    public static let maxNamesPerConnection = 64
+    public static let maxPlayers = 256
+    /// Recorded listens remembered for the twin rule (see ``isTwin(_:of:)``): at most this many,
+    /// and none that ended more than ``twinMemory`` ago.
+    static let maxRememberedListens = 512
+    static let twinMemory: Microseconds = 3_600_000_000
 
     private let connection: BusConnection
     private let store: HistoryStore
@@ -39,6 +51,19 @@ public final class PlayerTracker: @unchecked Sendable {
     private var owners: [String: String] = [:]
     private var tokens: [MatchToken] = []
     private var stopped = false
+    /// How often a playing player is re-read (``defaultSafetyRereadInterval``; shorter in tests).
+    private let safetyRereadInterval: Duration
+    /// Whether the "too many players" line was logged since the count last dropped below the limit.
+    private var loggedPlayerLimit = false
+    /// The listens recorded lately, newest last: the twins a later listen is checked against.
+    private var remembered: [RememberedListen] = []
+
+    private struct RememberedListen {
+        let player: String
+        let metadata: TrackMetadata
+        let started: Microseconds
+        let ended: Microseconds
+    }
 
     // @unchecked Sendable: like the tracker, touched only on the connection's thread.
     private final class Player: @unchecked Sendable {
@@ -50,6 +75,8 @@ public final class PlayerTracker: @unchecked Sendable {
         var status: PlaybackStatus?
         var deadlineTimer: TimerToken?
         var rereadTimer: TimerToken?
+        /// The name limit was hit and logged for this connection.
+        var loggedNameLimit = false
 
         init(uniqueName: String, rule: ListenRule) {
             self.uniqueName = uniqueName
@@ -62,9 +89,24 @@ public final class PlayerTracker: @unchecked Sendable {
             if let desktopEntry, !desktopEntry.isEmpty { return desktopEntry }
             return busNames.sorted().first.map(PlayerTracker.stem(of:)) ?? "unknown"
         }
+
+        /// Whether this player mirrors media that plays elsewhere (quirk 14): KDE Connect's
+        /// `kdeconnect.mpris_<uuid>` (a phone) and plasma-browser-integration (a second copy of a
+        /// browser's own MPRIS player). BlueZ `mpris-proxy` names its players after the Bluetooth
+        /// device's alias, so it cannot be told by name: the twin rule still keeps it from counting
+        /// a song twice, it just is not *preferred* against.
+        var isProxy: Bool {
+            busNames.contains { name in
+                let stem = PlayerTracker.stem(of: name)
+                return stem.hasPrefix("kdeconnect") || stem == "plasma-browser-integration"
+            }
+        }
     }
 
-    public init(controller: BrokerController) {
+    /// `safetyRereadInterval`: how often a playing player is re-read in case it never signals; the
+    /// default 30 s, shorter only in tests (`--reread-interval`).
+    public init(controller: BrokerController, safetyRereadInterval: Duration = PlayerTracker.defaultSafetyRereadInterval) {
+        self.safetyRereadInterval = max(safetyRereadInterval, .milliseconds(100))
         self.controller = controller
         self.connection = controller.connection
         self.store = controller.store
@@ -170,10 +212,14 @@ public final class PlayerTracker: @unchecked Sendable {
             }
             let changed = (try? message.arguments[1].vardict()) ?? [:]
             let invalidated = (try? message.arguments[2].strings()) ?? []
+            // A new track without its status: the player may not re-send PlaybackStatus (quirk 10),
+            // so it is read again. Identical repeats (floods, quirk 8) never get here.
+            let newTrackWithoutStatus = changed["PlaybackStatus"] == nil
+                && changed["Metadata"].map { TrackMetadata.decode($0) != player.listening.metadata } == true
             apply(changed, to: player)
             // Only-invalidated properties are re-read, not taken as cleared (quirk 11).
             let reread = invalidated.filter { ["Metadata", "PlaybackStatus", "Rate"].contains($0) && changed[$0] == nil }
-            if !reread.isEmpty { readPlayerProperties(of: player) }
+            if !reread.isEmpty || newTrackWithoutStatus { readPlayerProperties(of: player) }
         case "Seeked":
             guard let sender = message.sender, let player = players[sender], message.path == Self.mprisPath,
                   let position = try? message.arguments.first?.integer(as: Int64.self) else { return }
@@ -190,11 +236,26 @@ public final class PlayerTracker: @unchecked Sendable {
             if player.busNames.isEmpty { playerLeft(player) }
         }
         guard !new.isEmpty else { return }
-        owners[name] = new
         if let player = players[new] {
+            guard player.busNames.count < Self.maxNamesPerConnection else {
+                if !player.loggedNameLimit {
+                    player.loggedNameLimit = true
+                    log.warning("\(new) owns more than \(Self.maxNamesPerConnection) MPRIS names; not following the rest")
+                }
+                return
+            }
+            owners[name] = new
             player.busNames.insert(name)
             return
         }
+        guard players.count < Self.maxPlayers else {
+            if !loggedPlayerLimit {
+                loggedPlayerLimit = true
+                log.warning("already following \(Self.maxPlayers) players; not following new ones until some leave")
+            }
+            return
+        }
+        owners[name] = new
         let player = Player(uniqueName: new, rule: rule)
         player.busNames.insert(name)
         players[new] = player
@@ -209,6 +270,7 @@ public final class PlayerTracker: @unchecked Sendable {
         player.deadlineTimer?.cancel()
         player.rereadTimer?.cancel()
         players[player.uniqueName] = nil
+        if players.count < Self.maxPlayers { loggedPlayerLimit = false }
     }
 
     // MARK: Reading properties
@@ -269,7 +331,7 @@ public final class PlayerTracker: @unchecked Sendable {
         player.rereadTimer?.cancel()
         player.rereadTimer = nil
         guard player.status == .playing, !stopped else { return }
-        player.rereadTimer = connection.schedule(after: Self.safetyRereadInterval) { [self] in
+        player.rereadTimer = connection.schedule(after: safetyRereadInterval) { [self] in
             guard players[player.uniqueName] === player else { return }
             readPlayerProperties(of: player)
         }
@@ -323,6 +385,12 @@ public final class PlayerTracker: @unchecked Sendable {
             }
         case .finished(let listen):
             if suppressed.remove(key) == nil, privacy.allows(player.appID), let asset = asset(listen, of: player) {
+                if isTwin(listen, of: player) {
+                    log.debug("\(player.uniqueName) mirrored a listen recorded from another player; not counted twice")
+                    store.removeOpenListen(key: key) { _ in }
+                    return
+                }
+                remember(listen, of: player)
                 controller.record(asset, openKey: key)
             } else {
                 store.removeOpenListen(key: key) { _ in }
@@ -331,6 +399,46 @@ public final class PlayerTracker: @unchecked Sendable {
             suppressed.remove(key)
             store.removeOpenListen(key: key) { _ in }
         }
+    }
+
+    // MARK: One song, one listen
+
+    /// The twin rule (quirk 14, and one app on several connections): the same song heard on two
+    /// players at overlapping times is one listen. A finished listen is a twin — and is not
+    /// recorded — when
+    /// - a listen of the same song from another player that overlaps it in time was already
+    ///   recorded (the first to finish is counted), or
+    /// - it comes from a proxy (``Player/isProxy``) while a non-proxy player still plays the same
+    ///   song over an overlapping time: the original is preferred, and counted when it ends.
+    ///
+    /// "The same song" is the same title, with album and artists agreeing where both have them —
+    /// not the track id or URL, which a mirror makes up for itself. Overlap is strict: a song played
+    /// again after the first play ended (even on a restarted player, quirk 15) is a new listen.
+    private func isTwin(_ listen: Listen, of player: Player) -> Bool {
+        let cutoff = now() - Self.twinMemory
+        remembered.removeAll { $0.ended < cutoff }
+        let twinRecorded = remembered.contains { other in
+            other.player != player.uniqueName && Self.sameSong(other.metadata, listen.metadata)
+                && other.started < listen.ended && listen.started < other.ended
+        }
+        if twinRecorded { return true }
+        guard player.isProxy else { return false }
+        let current = now()
+        return players.values.contains { other in
+            guard other !== player, !other.isProxy, let playing = other.listening.current(at: current) else { return false }
+            return Self.sameSong(playing.metadata, listen.metadata) && playing.started < listen.ended && listen.started < current
+        }
+    }
+
+    private func remember(_ listen: Listen, of player: Player) {
+        remembered.append(RememberedListen(player: player.uniqueName, metadata: listen.metadata, started: listen.started, ended: listen.ended))
+        if remembered.count > Self.maxRememberedListens { remembered.removeFirst(remembered.count - Self.maxRememberedListens) }
+    }
+
+    static func sameSong(_ a: TrackMetadata, _ b: TrackMetadata) -> Bool {
+        guard let title = a.title, title == b.title else { return false }
+        if let x = a.album, let y = b.album, x != y { return false }
+        return a.artists.isEmpty || b.artists.isEmpty || a.artists == b.artists
     }
 
     /// Takes the listens a previous run left open (a crash or `kill -9`). Call before ``start``.
