@@ -6,19 +6,14 @@
 MB_BUILD_PACKAGES=(libdbus-1-dev libsqlite3-dev pkg-config)
 # What running the broker needs: a bus daemon and the clients scripts/run uses to check it.
 MB_RUNTIME_PACKAGES=(dbus-daemon dbus-bin libglib2.0-bin)
-<<<<<<< HEAD
-# What the tests drive: a real MPRIS player, audio fixtures, probes and D-Bus clients.
-MB_TEST_PACKAGES=(mpv mpv-mpris sox libsox-fmt-all ffmpeg playerctl python3-dbus procps
+# What the tests drive: real MPRIS players (mpv with mpv-mpris; VLC, whose MPRIS control is in
+# vlc-plugin-base), audio fixtures, probes and D-Bus clients. VLC refuses to run as root: as root
+# the VLC test runs it as `nobody` with runuser (util-linux, always installed), so no user is made.
+MB_TEST_PACKAGES=(mpv mpv-mpris vlc-bin vlc-plugin-base sox libsox-fmt-all ffmpeg playerctl python3-dbus procps
     # Packaging tests: man page lint (groff), completion scripts (zsh -n, shellcheck), make install.
     groff-base zsh shellcheck make
     # Tests that read the database file itself (sqlite3) and compare icon lookups (python3-xdg).
     sqlite3 python3-xdg)
-=======
-# What the tests drive: real MPRIS players (mpv with mpv-mpris; VLC, whose MPRIS control is in
-# vlc-plugin-base), audio fixtures, probes and D-Bus clients. VLC refuses to run as root: as root
-# the VLC test runs it as `nobody` with runuser (util-linux, always installed), so no user is made.
-MB_TEST_PACKAGES=(mpv mpv-mpris vlc-bin vlc-plugin-base sox libsox-fmt-all ffmpeg playerctl python3-dbus procps)
->>>>>>> wip-quirks
 
 mb_log() { printf '%s: %s\n' "${MB_SCRIPT_NAME:-media-broker}" "$*" >&2; }
 mb_die() { mb_log "error: $*"; exit 1; }
