@@ -29,6 +29,11 @@ import Testing
         #expect(asset.album == "Trois Gymnopédies")
         #expect(asset.appID == "mpv")
         #expect(asset.source == .mpris)
+        // Issue 4 on a real install: the desktop file's Name and mpv's own icon file.
+        #expect(asset.appName == desktopName(of: "/usr/share/applications/mpv.desktop"))
+        let icon = try #require(asset.appIcon)
+        #expect(FileManager.default.fileExists(atPath: icon), "\(icon)")
+        #expect(icon.hasPrefix("/") && (icon.hasSuffix("/mpv.svg") || icon.hasSuffix("/mpv.png")), "\(icon)")
         #expect(asset.date >= before.addingTimeInterval(-0.001) && asset.date <= after)
         let listened = try #require(asset.listened)
         #expect(listened >= .seconds(2) && listened <= .seconds(4), "listened \(listened)")
@@ -48,6 +53,11 @@ import Testing
         let again = try await restarted.client().recentMedia()
         #expect(again == assets)
         #expect(try restarted.stop() == .exited(0))
+    }
+
+    func desktopName(of path: String) -> String? {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+        return text.split(separator: "\n").first { $0.hasPrefix("Name=") }.map { String($0.dropFirst(5)) }
     }
 
     @Test("a track heard for less than the threshold gives no asset")

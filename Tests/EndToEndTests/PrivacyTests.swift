@@ -175,7 +175,7 @@ import Testing
         try player.stop()
         try await waitUntil(client, sees: player, as: "Stopped")
 
-        #expect(try rows(broker, where: "title IN ('Interrupted', 'While Off', 'Started While Off')") == 0)
+        #expect(try rows(broker, where: "title IN ('Interrupted', 'While Off', 'Started While Off')") == 0, "\(broker.process.standardError)")
         #expect(try await client.recentMedia().map(\.title) == ["After", "Before"])
     }
 

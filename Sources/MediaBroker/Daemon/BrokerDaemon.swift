@@ -46,7 +46,9 @@ public enum BrokerDaemon {
 
         let rule: ListenRule = options.minimumListenSeconds.map { .minimum(seconds: $0) } ?? .lastFM
         let settings = loadSettings(from: store, log: log)
-        let controller = BrokerController(connection: connection, store: store, settings: settings, rule: rule, log: log)
+        let resolver = AppResolver(environment: environment)
+        let controller = BrokerController(connection: connection, store: store, settings: settings, rule: rule,
+                                          resolver: resolver, log: log)
         let tracker = PlayerTracker(
             controller: controller,
             safetyRereadInterval: options.rereadIntervalSeconds.map { .milliseconds(Int64($0 * 1000)) }

@@ -71,6 +71,11 @@ public final class PlayerTracker: @unchecked Sendable {
         var busNames: Set<String> = []
         var identity: String?
         var desktopEntry: String?
+        /// The app as the resolver found it (desktop file, icon, sandbox); `nil` until resolved.
+        var app: AppIdentity?
+        /// Store work for this player's listens, held until its app is known: opt-outs and the
+        /// assets' `app_id` must use the resolved identity, never a provisional one.
+        var waitingForApp: [() -> Void] = []
         var listening: PlayerListening
         var status: PlaybackStatus?
         var deadlineTimer: TimerToken?
@@ -83,12 +88,16 @@ public final class PlayerTracker: @unchecked Sendable {
             self.listening = PlayerListening(rule: rule)
         }
 
-        /// The app identity: the desktop entry when the player names one, else the bus-name stem
-        /// without an instance suffix (`vlc.instance7389` → `vlc`).
+        /// The app identity: the resolver's answer (issue 4); until it comes, the desktop entry
+        /// when the player names one, else the bus-name stem without an instance suffix
+        /// (`vlc.instance7389` → `vlc`).
         var appID: String {
+            if let app { return app.appID }
             if let desktopEntry, !desktopEntry.isEmpty { return desktopEntry }
             return busNames.sorted().first.map(PlayerTracker.stem(of:)) ?? "unknown"
         }
+
+        var appName: String? { app?.appName ?? identity }
 
         /// Whether this player mirrors media that plays elsewhere (quirk 14): KDE Connect's
         /// `kdeconnect.mpris_<uuid>` (a phone) and plasma-browser-integration (a second copy of a
@@ -266,21 +275,83 @@ public final class PlayerTracker: @unchecked Sendable {
 
     private func playerLeft(_ player: Player) {
         log.info("player \(player.appID) (\(player.uniqueName)) left the bus")
+        resolveNowIfPending(player)
         handle(.playerGone, for: player)
         player.deadlineTimer?.cancel()
         player.rereadTimer?.cancel()
         players[player.uniqueName] = nil
         if players.count < Self.maxPlayers { loggedPlayerLimit = false }
+        releaseBarriersIfSettled()
     }
 
     // MARK: Reading properties
 
+    /// Reads `Identity` and `DesktopEntry`, then resolves the app (desktop file, icon, Flatpak or
+    /// snap sandbox from the player's process) on the resolver's own thread.
     private func readIdentity(of player: Player) {
-        getAll(Self.rootInterface, of: player) { [self] properties in
-            player.identity = try? properties["Identity"]?.string()
-            player.desktopEntry = try? properties["DesktopEntry"]?.string()
-            _ = self
+        guard let destination = try? BusName(player.uniqueName) else { return }
+        let call = MethodCall(destination: destination, path: Self.mprisPath, interface: .properties, member: "GetAll",
+                              arguments: [.string(Self.rootInterface.rawValue)], allowsAutoStart: false)
+        connection.call(call, timeout: .seconds(5)) { [self] result in
+            guard players[player.uniqueName] === player else { return }
+            if case .success(let reply) = result, let properties = try? reply.arguments.first?.vardict() {
+                player.identity = try? properties["Identity"]?.string()
+                player.desktopEntry = try? properties["DesktopEntry"]?.string()
+            }
+            resolveApp(of: player)
         }
+    }
+
+    private func resolveApp(of player: Player) {
+        connection.callBus("GetConnectionUnixProcessID", [.string(player.uniqueName)], timeout: .seconds(5)) { [self] result in
+            guard players[player.uniqueName] === player, let busName = player.busNames.sorted().first else { return }
+            let pid = (try? result.get().first?.integer(as: UInt32.self)) ?? nil
+            let clues = PlayerClues(busName: busName, desktopEntry: player.desktopEntry, identity: player.identity, processID: pid)
+            let loop = connection.loop
+            controller.resolver.resolve(clues) { [self] app in
+                loop.execute { [self] in appResolved(app, for: player) }
+            }
+        }
+    }
+
+    private func appResolved(_ app: AppIdentity, for player: Player) {
+        guard players[player.uniqueName] === player else { return }
+        if player.app?.appID != app.appID { log.info("player \(player.uniqueName) is app \(app.appID)") }
+        player.app = app
+        let waiting = player.waitingForApp
+        player.waitingForApp.removeAll()
+        for work in waiting { work() }
+        if !privacy.allows(app.appID) { handle(.discard, for: player) }
+        releaseBarriersIfSettled()
+    }
+
+    private var barriers: [() -> Void] = []
+
+    /// Runs `work` once no player holds store work waiting for its app — so what `Status`
+    /// reports (and a store query queued after it) reflects everything the broker has seen.
+    func whenSettled(_ work: @escaping () -> Void) {
+        barriers.append(work)
+        releaseBarriersIfSettled()
+    }
+
+    private func releaseBarriersIfSettled() {
+        guard !barriers.isEmpty, players.values.allSatisfy({ $0.waitingForApp.isEmpty }) else { return }
+        let ready = barriers
+        barriers.removeAll()
+        for work in ready { work() }
+    }
+
+    /// A player leaving (or the broker stopping) before its app resolved: resolve it here, on this
+    /// thread — a rare path, and its held store work must not be lost or done under a guessed id.
+    private func resolveNowIfPending(_ player: Player) {
+        guard player.app == nil, let busName = player.busNames.sorted().first else { return }
+        appResolved(controller.resolver.resolve(PlayerClues(busName: busName, desktopEntry: player.desktopEntry,
+                                                            identity: player.identity)), for: player)
+    }
+
+    /// Runs `work` now if the player's app is known, else once it is.
+    private func whenAppKnown(_ player: Player, _ work: @escaping () -> Void) {
+        if player.app != nil { work() } else { player.waitingForApp.append(work) }
     }
 
     private func readPlayerProperties(of player: Player) {
@@ -364,17 +435,26 @@ public final class PlayerTracker: @unchecked Sendable {
     }
 
     private func asset(_ listen: Listen, of player: Player) -> MediaAsset? {
-        listen.asset(appID: player.appID, appName: player.identity, appIcon: nil)
+        listen.asset(appID: player.appID, appName: player.appName, appIcon: player.app?.appIcon)
     }
 
     private func storeKey(_ listen: Listen, of player: Player) -> String { listen.storeKey(player: player.uniqueName) }
 
+    /// Does what an effect asks, judged by the settings in force when it happened *and* those in
+    /// force when its app is known: a listen that began while Media was off stays unrecorded even
+    /// if the app resolves after Media is back on, and an opt-out made meanwhile still applies.
     private func perform(_ effect: ListenEffect, for player: Player) {
+        let settingsThen = privacy
+        whenAppKnown(player) { [self] in performNow(effect, for: player, settingsThen: settingsThen) }
+    }
+
+    private func performNow(_ effect: ListenEffect, for player: Player, settingsThen: PrivacySettings) {
         let key = storeKey(effect.listen, of: player)
+        let allowed = settingsThen.allows(player.appID) && privacy.allows(player.appID)
         switch effect {
         case .opened(let listen), .checkpoint(let listen):
             guard !suppressed.contains(key) else { return }
-            guard privacy.allows(player.appID) else {
+            guard allowed else {
                 suppressed.insert(key)
                 store.removeOpenListen(key: key) { _ in }
                 return
@@ -384,7 +464,7 @@ public final class PlayerTracker: @unchecked Sendable {
                 if case .failure(let error) = result { log.warning("could not checkpoint a listen: \(error)") }
             }
         case .finished(let listen):
-            if suppressed.remove(key) == nil, privacy.allows(player.appID), let asset = asset(listen, of: player) {
+            if suppressed.remove(key) == nil, allowed, let asset = asset(listen, of: player) {
                 if isTwin(listen, of: player) {
                     log.debug("\(player.uniqueName) mirrored a listen recorded from another player; not counted twice")
                     store.removeOpenListen(key: key) { _ in }
@@ -502,6 +582,7 @@ public final class PlayerTracker: @unchecked Sendable {
     public func stop() {
         guard !stopped else { return }
         for player in players.values {
+            resolveNowIfPending(player)
             handle(.brokerStopping, for: player)
             player.deadlineTimer?.cancel()
             player.rereadTimer?.cancel()

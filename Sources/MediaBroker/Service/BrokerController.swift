@@ -15,6 +15,7 @@ public final class BrokerController: @unchecked Sendable {
     let store: HistoryStore
     let log: Log
     let rule: ListenRule
+    let resolver: AppResolver
     private(set) var settings: PrivacySettings
     weak var tracker: PlayerTracker?
     private var retentionTimer: TimerToken?
@@ -22,7 +23,9 @@ public final class BrokerController: @unchecked Sendable {
     /// Retention runs at most this often.
     static let retentionInterval: Microseconds = 3_600_000_000
 
-    public init(connection: BusConnection, store: HistoryStore, settings: PrivacySettings, rule: ListenRule, log: Log) {
+    public init(connection: BusConnection, store: HistoryStore, settings: PrivacySettings, rule: ListenRule,
+                resolver: AppResolver, log: Log) {
+        self.resolver = resolver
         self.connection = connection
         self.store = store
         self.settings = settings
@@ -173,6 +176,8 @@ public final class BrokerController: @unchecked Sendable {
     func apps(_ call: MethodInvocation) {
         let settings = settings
         let live = tracker?.followedPlayers() ?? []
+        let resolver = resolver
+        // Runs on the store thread: icon and name lookups may touch the disk, never on the bus thread.
         store.appSummaries { result in
             guard case .success(let summaries) = result else {
                 return call.fail(.failed("the history could not be read"))
@@ -195,6 +200,13 @@ public final class BrokerController: @unchecked Sendable {
                 fields["opted_out"] = .boolean(true)
                 fields["opted_out_by"] = .string(source.rawValue)
                 byID[app] = fields
+            }
+            // The app's current name and icon where its desktop file tells; else what was stored.
+            for (id, var fields) in byID {
+                let identity = resolver.identity(forAppID: id)
+                if let name = identity.appName { fields["app_name"] = .string(name) }
+                if let icon = identity.appIcon { fields["app_icon"] = .string(icon) }
+                byID[id] = fields
             }
             call.reply([.array(element: .vardict, byID.keys.sorted().compactMap { byID[$0].map(DBusValue.vardict) })])
         }

@@ -64,6 +64,11 @@ public enum BrokerObject {
     }
 
     private static func status(_ call: MethodInvocation, controller: BrokerController) {
+        guard let tracker = controller.tracker else { return reportStatus(call, controller: controller) }
+        tracker.whenSettled { reportStatus(call, controller: controller) }
+    }
+
+    private static func reportStatus(_ call: MethodInvocation, controller: BrokerController) {
         let players = (controller.tracker?.followedPlayers() ?? []).map { player -> DBusValue in
             var fields: [String: DBusValue] = [
                 "bus_name": .string(player.busName), "unique_name": .string(player.uniqueName), "app_id": .string(player.appID),
