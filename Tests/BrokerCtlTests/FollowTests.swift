@@ -96,11 +96,24 @@ import Testing
         #expect(await runBrokerCtl(["follow"], broker: unsubscribable).standardError == "broker-ctl: cannot reach the session bus: no bus\n")
     }
 
+    @Test func aBrokerWithoutTheToggleIsStillFollowed() async throws {
+        let (added, feed) = AsyncStream.makeStream(of: GenericMedia.self)
+        let broker = FakeBroker(
+            mediaAdded: .success(added),
+            failures: ["isMediaEnabled": .busFailure(name: "org.freedesktop.DBus.Error.UnknownProperty", message: "no")])
+        feed.yield(.sample())
+        feed.finish()
+        let run = await runBrokerCtl(["follow"], broker: broker)
+        #expect(run.exitCode == 1)
+        #expect(run.standardOutput == FollowOutput.line(.sample(), timeZone: utc))
+        #expect(run.standardError == "broker-ctl: \(FollowCommand.connectionLostMessage)\n")
+    }
+
     @Test func theFirstEndingWinsAndTheOtherIsCancelled() async {
         let (stops, stopper) = AsyncStream.makeStream(of: Int32.self)
         stopper.yield(SIGINT)
         // A printer that would never end on its own: the stop must cancel it.
-        let ending = await FollowCommand.firstEnding(printing: { for await _ in AsyncStream<Int>(unfolding: { nil }) {}; try? await Task.sleep(for: .seconds(3600)) }, until: stops)
+        let ending = await FollowCommand.firstEnding(printing: { try? await Task.sleep(for: .seconds(3600)) }, until: stops)
         #expect(ending == .stopped)
     }
 

@@ -41,9 +41,15 @@ struct FollowCommand: Subcommand, Equatable {
         let added = try await broker.mediaAdded()
         // Subscribed first, then asked: nothing recorded in between is missed, and the call starts
         // the broker by D-Bus activation or fails here when there is none.
-        let recording = try await broker.isMediaEnabled()
-        if !recording {
-            environment.standardError.write(Self.mediaOffNote)
+        do {
+            let recording = try await broker.isMediaEnabled()
+            if !recording { environment.standardError.write(Self.mediaOffNote) }
+        } catch .brokerNotRunning {
+            throw MediaBrokerError.brokerNotRunning
+        } catch .busUnavailable(let why) {
+            throw MediaBrokerError.busUnavailable(why)
+        } catch {
+            // A broker without the toggle (an older one) still sends MediaAdded: follow it anyway.
         }
         let timeZone = environment.timeZone
         let output = environment.standardOutput
