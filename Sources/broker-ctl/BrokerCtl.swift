@@ -6,7 +6,17 @@ enum BrokerCtl {
     /// are all checked against this list, so a subcommand added here is documented everywhere.
     static let allSubcommands: [any Subcommand.Type] = [
         RecentCommand.self,
+        NowCommand.self,
+        FollowCommand.self,
         StatusCommand.self,
+        DonateCommand.self,
+        MediaCommand.self,
+        AppsCommand.self,
+        OptOutCommand.self,
+        OptInCommand.self,
+        PurgeCommand.self,
+        RetentionCommand.self,
+        ExportCommand.self,
         HelpCommand.self,
     ]
 
@@ -37,6 +47,9 @@ enum BrokerCtl {
             do {
                 try await subcommand.run(in: environment)
                 return ExitCode.success
+            } catch let error as UsageError {
+                environment.standardError.write(error.report)
+                return ExitCode.usageError
             } catch {
                 environment.standardError.write("broker-ctl: \(error)\n")
                 return ExitCode.failure
@@ -52,4 +65,16 @@ enum ExitCode {
     static let failure: Int32 = 1
     /// `EX_USAGE`: the command line itself was wrong.
     static let usageError: Int32 = 64
+}
+
+/// A runtime failure that is not the broker's error, such as a stream that ended or a question
+/// answered no. Printed as `broker-ctl: <message>`, exit 1.
+struct CommandFailure: Error, Equatable, CustomStringConvertible {
+    var message: String
+
+    init(_ message: String) {
+        self.message = message
+    }
+
+    var description: String { message }
 }

@@ -12,5 +12,32 @@ protocol BrokerService: Sendable {
         since: Date?, until: Date?, limit: Int, appID: String?, before: Int64?
     ) async throws(MediaBrokerError) -> [GenericMedia]
 
+    /// What each active player plays now, as assets not yet finally recorded.
+    func nowPlaying() async throws(MediaBrokerError) -> [GenericMedia]
+
     func status() async throws(MediaBrokerError) -> BrokerStatus
+
+    /// The assets recorded from now on, until the bus connection is lost; subscribed on return.
+    func mediaAdded() async throws(MediaBrokerError) -> AsyncStream<GenericMedia>
+
+    /// Records a listen directly; returns the new asset's id. `.mediaDisabled` when Media is off.
+    func donate(_ donation: Donation) async throws(MediaBrokerError) -> Int64
+
+    /// The Media toggle.
+    func isMediaEnabled() async throws(MediaBrokerError) -> Bool
+    func setMediaEnabled(_ enabled: Bool) async throws(MediaBrokerError)
+
+    /// Days after which assets expire; 0 keeps them forever.
+    func retentionDays() async throws(MediaBrokerError) -> Int
+    func setRetentionDays(_ days: Int) async throws(MediaBrokerError)
+
+    /// Ids of the apps opted out, by the person or by themselves.
+    func optedOutApps() async throws(MediaBrokerError) -> [String]
+    /// The person's opt-out of one app.
+    func setAppOptedOut(_ appID: String, _ optedOut: Bool) async throws(MediaBrokerError)
+    /// Every app seen or registered, with its opt-out state.
+    func apps() async throws(MediaBrokerError) -> [AppInfo]
+
+    /// Deletes assets for good; returns how many.
+    func purge(_ scope: PurgeScope) async throws(MediaBrokerError) -> Int
 }

@@ -18,12 +18,18 @@ func instant(_ iso: String) -> Date {
 
 /// Collects what a command writes; safe to share with the code under test.
 final class CapturedText: Sendable {
-    private let buffer = Mutex("")
-    var text: String { buffer.withLock { $0 } }
-    var writer: TextWriter { TextWriter { text in self.buffer.withLock { $0 += text } } }
+    private let buffer = Mutex<[String]>([])
+    var text: String { buffer.withLock { $0.joined() } }
+    /// Each piece of text as it was handed to the writer, one entry per write.
+    var writes: [String] { buffer.withLock { $0 } }
+    var lines: [String] { text.split(separator: "\n").map(String.init) }
+    var writer: TextWriter { TextWriter { text in self.buffer.withLock { $0.append(text) } } }
 }
 
 /// A broker that answers from memory and remembers what it was asked.
+///
+/// `recentMedia` behaves like the real one: newest first (by start, then id), `since` inclusive,
+/// `until` exclusive, `appID`, `before` as a paging cursor and `limit`.
 final class FakeBroker: BrokerService {
     struct RecentRequest: Equatable {
         var since: Date?
@@ -33,31 +39,142 @@ final class FakeBroker: BrokerService {
         var before: Int64?
     }
 
+    /// A change the fake was asked to make, in order.
+    enum Change: Equatable {
+        case setMediaEnabled(Bool)
+        case setRetentionDays(Int)
+        case setAppOptedOut(String, Bool)
+        case purge(PurgeScope)
+        case donate(Donation)
+    }
+
     let media: Result<[GenericMedia], MediaBrokerError>
     let brokerStatus: Result<BrokerStatus, MediaBrokerError>
-    private let requests = Mutex<[RecentRequest]>([])
-    var recentRequests: [RecentRequest] { requests.withLock { $0 } }
+    let playing: Result<[GenericMedia], MediaBrokerError>
+    let added: Result<AsyncStream<GenericMedia>, MediaBrokerError>
+    let appList: [AppInfo]
+    let purgeCount: Int
+    let donatedID: Int64
+    /// Errors by method name (`"donate"`, `"purge"`, …), thrown instead of answering.
+    let failures: [String: MediaBrokerError]
+    private let newestFirst: [GenericMedia]
+    private let state: Mutex<(enabled: Bool, retention: Int, requests: [RecentRequest], changes: [Change])>
+
+    var recentRequests: [RecentRequest] { state.withLock { $0.requests } }
+    var changes: [Change] { state.withLock { $0.changes } }
+    var mediaEnabled: Bool { state.withLock { $0.enabled } }
+    var retention: Int { state.withLock { $0.retention } }
 
     init(
         media: Result<[GenericMedia], MediaBrokerError> = .success([]),
         status: Result<BrokerStatus, MediaBrokerError> = .success(
-            BrokerStatus(version: "0.1.0", assetCount: 0, players: []))
+            BrokerStatus(version: "0.1.0", assetCount: 0, players: [])),
+        nowPlaying: Result<[GenericMedia], MediaBrokerError> = .success([]),
+        mediaAdded: Result<AsyncStream<GenericMedia>, MediaBrokerError> = .success(AsyncStream { _ in }),
+        mediaEnabled: Bool = true, retentionDays: Int = 90, apps: [AppInfo] = [], purgeCount: Int = 0,
+        donatedID: Int64 = 1, failures: [String: MediaBrokerError] = [:]
     ) {
         self.media = media
         self.brokerStatus = status
+        self.playing = nowPlaying
+        self.added = mediaAdded
+        self.appList = apps
+        self.purgeCount = purgeCount
+        self.donatedID = donatedID
+        self.failures = failures
+        self.newestFirst = ((try? media.get()) ?? []).sorted { ($0.date, $0.id) > ($1.date, $1.id) }
+        self.state = Mutex((mediaEnabled, retentionDays, [], []))
+    }
+
+    private func check(_ method: String) throws(MediaBrokerError) {
+        if let failure = failures[method] { throw failure }
+    }
+
+    private func record(_ change: Change) {
+        state.withLock { $0.changes.append(change) }
     }
 
     func recentMedia(
         since: Date?, until: Date?, limit: Int, appID: String?, before: Int64?
     ) async throws(MediaBrokerError) -> [GenericMedia] {
-        requests.withLock {
-            $0.append(RecentRequest(since: since, until: until, limit: limit, appID: appID, before: before))
+        state.withLock {
+            $0.requests.append(RecentRequest(since: since, until: until, limit: limit, appID: appID, before: before))
         }
-        return try media.get()
+        _ = try media.get()
+        var matching = newestFirst.filter { item in
+            (since.map { item.date >= $0 } ?? true) && (until.map { item.date < $0 } ?? true)
+                && (appID.map { item.appID == $0 } ?? true)
+        }
+        if let before, let index = matching.firstIndex(where: { $0.id == before }) {
+            matching.removeFirst(index + 1)
+        }
+        return Array(matching.prefix(limit))
     }
 
-    func status() async throws(MediaBrokerError) -> BrokerStatus {
-        try brokerStatus.get()
+    func nowPlaying() async throws(MediaBrokerError) -> [GenericMedia] { try playing.get() }
+
+    func status() async throws(MediaBrokerError) -> BrokerStatus { try brokerStatus.get() }
+
+    func mediaAdded() async throws(MediaBrokerError) -> AsyncStream<GenericMedia> { try added.get() }
+
+    func donate(_ donation: Donation) async throws(MediaBrokerError) -> Int64 {
+        try check("donate")
+        record(.donate(donation))
+        return donatedID
+    }
+
+    func isMediaEnabled() async throws(MediaBrokerError) -> Bool {
+        try check("isMediaEnabled")
+        return mediaEnabled
+    }
+
+    func setMediaEnabled(_ enabled: Bool) async throws(MediaBrokerError) {
+        try check("setMediaEnabled")
+        record(.setMediaEnabled(enabled))
+        state.withLock { $0.enabled = enabled }
+    }
+
+    func retentionDays() async throws(MediaBrokerError) -> Int {
+        try check("retentionDays")
+        return retention
+    }
+
+    func setRetentionDays(_ days: Int) async throws(MediaBrokerError) {
+        try check("setRetentionDays")
+        record(.setRetentionDays(days))
+        state.withLock { $0.retention = days }
+    }
+
+    func optedOutApps() async throws(MediaBrokerError) -> [String] {
+        appList.filter(\.isOptedOut).map(\.appID)
+    }
+
+    func setAppOptedOut(_ appID: String, _ optedOut: Bool) async throws(MediaBrokerError) {
+        try check("setAppOptedOut")
+        record(.setAppOptedOut(appID, optedOut))
+    }
+
+    func apps() async throws(MediaBrokerError) -> [AppInfo] {
+        try check("apps")
+        return appList
+    }
+
+    func purge(_ scope: PurgeScope) async throws(MediaBrokerError) -> Int {
+        try check("purge")
+        record(.purge(scope))
+        return purgeCount
+    }
+}
+
+/// A person at a terminal (or not), and what they type, one answer a line.
+struct Keyboard: Sendable {
+    var isTerminal: Bool
+    var answers: [String]
+
+    static let none = Keyboard(isTerminal: false, answers: [])
+
+    static func terminal(answering answers: String...) -> Keyboard {
+        Keyboard(isTerminal: true, answers: answers)
     }
 }
 
@@ -70,10 +187,11 @@ struct Invocation {
 
 func runBrokerCtl(
     _ words: [String], broker: FakeBroker = FakeBroker(), connectionError: MediaBrokerError? = nil,
-    variables: [String: String] = [:], terminalColumns: Int? = nil, timeZone: TimeZone = utc
+    variables: [String: String] = [:], terminalColumns: Int? = nil, timeZone: TimeZone = utc,
+    keyboard: Keyboard = .none, stopSignals: AsyncStream<Int32>? = nil, output: CapturedText = CapturedText()
 ) async -> Invocation {
-    let output = CapturedText()
     let errors = CapturedText()
+    let typed = Mutex(keyboard.answers[...])
     let environment = RunEnvironment(
         variables: variables, now: fixedNow, timeZone: timeZone,
         standardOutput: output.writer, standardError: errors.writer,
@@ -81,7 +199,10 @@ func runBrokerCtl(
             if let connectionError { throw connectionError }
             return broker
         },
-        terminalColumns: terminalColumns)
+        terminalColumns: terminalColumns,
+        standardInputIsTerminal: keyboard.isTerminal,
+        readLine: { typed.withLock { $0.popFirst() } },
+        stopSignals: { stopSignals ?? AsyncStream { $0.finish() } })
     let code = await BrokerCtl.run(arguments: ["broker-ctl"] + words, in: environment)
     return Invocation(exitCode: code, standardOutput: output.text, standardError: errors.text)
 }

@@ -31,6 +31,40 @@ import Testing
         #expect(RecentCommand.usage == "broker-ctl recent [--limit N] [--since WHEN] [--until WHEN] [--app ID] [--json]")
         #expect(StatusCommand.usage == "broker-ctl status [--json]")
         #expect(HelpCommand.usage == "broker-ctl help [SUBCOMMAND]")
+        #expect(NowCommand.usage == "broker-ctl now [--json]")
+        #expect(FollowCommand.usage == "broker-ctl follow [--json]")
+        #expect(
+            DonateCommand.usage
+                == "broker-ctl donate --app ID --title T [--artist A]... [--album B] [--started WHEN] [--length SECONDS] [--json]")
+        #expect(MediaCommand.usage == "broker-ctl media [--json] [on|off|status]")
+        #expect(AppsCommand.usage == "broker-ctl apps [--json | --ids]")
+        #expect(OptOutCommand.usage == "broker-ctl opt-out APP [--purge [--yes]]")
+        #expect(OptInCommand.usage == "broker-ctl opt-in APP")
+        #expect(PurgeCommand.usage == "broker-ctl purge (--app ID | --since WHEN [--until WHEN] | --until WHEN | --all) [--yes]")
+        #expect(RetentionCommand.usage == "broker-ctl retention [--json] [DAYS]")
+        #expect(ExportCommand.usage == "broker-ctl export [--since WHEN] [--until WHEN] [--app ID] [--format json|listenbrainz]")
+    }
+
+    /// Help, the man page and completion are derived from the declarations; a usage line written
+    /// by hand must still name every option, or it has drifted from what the parser accepts.
+    @Test(arguments: BrokerCtl.allSubcommands.map { $0.name })
+    func everyUsageLineNamesEveryOptionAndArgument(_ name: String) throws {
+        let subcommand = try #require(BrokerCtl.subcommand(named: name))
+        for option in subcommand.options {
+            #expect(subcommand.usage.contains(option.longSpelling), "\(option.longSpelling) missing from \(name)'s usage")
+        }
+        for argument in subcommand.arguments {
+            #expect(subcommand.usage.contains(argument.name), "\(argument.name) missing from \(name)'s usage")
+        }
+    }
+
+    @Test(arguments: BrokerCtl.allSubcommands.map { $0.name }.filter { $0 != "help" })
+    func everySubcommandsHelpShowsAnExample(_ name: String) throws {
+        let subcommand = try #require(BrokerCtl.subcommand(named: name))
+        let help = HelpText.forSubcommand(subcommand)
+        guard name != "recent", name != "status" else { return }
+        #expect(help.contains("Example"), "\(name) --help has no example")
+        #expect(help.contains("\n  broker-ctl \(name)"), "\(name) --help has no example command line")
     }
 
     @Test func recentHelpExplainsWhen() {
@@ -43,7 +77,23 @@ import Testing
     @Test func optionNamesAreExposedForTheManPageAndCompletion() {
         #expect(RecentCommand.optionNames == ["--limit", "--since", "--until", "--app", "--json", "--help", "-h"])
         #expect(StatusCommand.optionNames == ["--json", "--help", "-h"])
-        #expect(BrokerCtl.allSubcommands.map { $0.name } == ["recent", "status", "help"])
+        #expect(NowCommand.optionNames == ["--json", "--help", "-h"])
+        #expect(FollowCommand.optionNames == ["--json", "--help", "-h"])
+        #expect(
+            DonateCommand.optionNames
+                == ["--app", "--title", "--artist", "--album", "--started", "--length", "--json", "--help", "-h"])
+        #expect(MediaCommand.optionNames == ["--json", "--help", "-h"])
+        #expect(AppsCommand.optionNames == ["--json", "--ids", "--help", "-h"])
+        #expect(OptOutCommand.optionNames == ["--purge", "--yes", "-y", "--help", "-h"])
+        #expect(OptInCommand.optionNames == ["--help", "-h"])
+        #expect(PurgeCommand.optionNames == ["--app", "--since", "--until", "--all", "--yes", "-y", "--help", "-h"])
+        #expect(RetentionCommand.optionNames == ["--json", "--help", "-h"])
+        #expect(ExportCommand.optionNames == ["--since", "--until", "--app", "--format", "--help", "-h"])
+        #expect(
+            BrokerCtl.allSubcommands.map { $0.name } == [
+                "recent", "now", "follow", "status", "donate", "media", "apps", "opt-out", "opt-in", "purge",
+                "retention", "export", "help",
+            ])
     }
 
     @Test func subcommandNamesAndOptionsAreUnique() {
@@ -71,6 +121,16 @@ import Testing
         #expect(run.exitCode == 0)
         #expect(run.standardOutput == "0.1.0\n")
         #expect(run.standardError.isEmpty)
+    }
+
+    @Test(arguments: BrokerCtl.allSubcommands.map { $0.name })
+    func everySubcommandsHelpWorksWithoutABroker(_ name: String) async throws {
+        let subcommand = try #require(BrokerCtl.subcommand(named: name))
+        for words in [[name, "--help"], [name, "-h"], ["help", name]] {
+            let run = await runBrokerCtl(words, connectionError: .brokerNotRunning)
+            #expect(run.exitCode == 0, "\(words)")
+            #expect(run.standardOutput == HelpText.forSubcommand(subcommand))
+        }
     }
 
     @Test func helpNeverConnectsToTheBroker() async {

@@ -9,14 +9,18 @@ enum RecentOutput {
     /// the text can be cut to fit.
     static func table(_ media: [GenericMedia], timeZone: some UTCOffsetRule, width: Int) -> String {
         guard !media.isEmpty else { return emptyMessage }
-        let rows = newestFirst(media).map { item in
-            [
-                timeZone.civilTime(at: item.date).minuteText,
-                cell(item.title), cell(item.artist), cell(item.album), cell(item.appID ?? item.appName),
-            ]
-        }
-        return TextTable(headers: ["WHEN", "TITLE", "ARTIST", "ALBUM", "APP"], rows: rows, fixedColumns: [0])
-            .rendered(width: width)
+        let rows = newestFirst(media).map { cells(for: $0, timeZone: timeZone) }
+        return TextTable(headers: headers, rows: rows, fixedColumns: [0]).rendered(width: width)
+    }
+
+    static let headers = ["WHEN", "TITLE", "ARTIST", "ALBUM", "APP"]
+
+    /// One listen's row: local start time, title, artist, album and app.
+    static func cells(for item: GenericMedia, timeZone: some UTCOffsetRule) -> [String] {
+        [
+            timeZone.civilTime(at: item.date).minuteText,
+            cell(item.title), cell(item.artist), cell(item.album), cell(item.appID ?? item.appName),
+        ]
     }
 
     /// One JSON object a line, newest first, with the D-Bus contract's keys.
@@ -52,7 +56,7 @@ enum RecentOutput {
 
     /// A table cell: `-` for unknown, and control characters (a newline in a title) as spaces so
     /// one listen stays on one line.
-    private static func cell(_ text: String?) -> String {
+    static func cell(_ text: String?) -> String {
         guard let text, !text.isEmpty else { return "-" }
         var printable = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
@@ -63,13 +67,13 @@ enum RecentOutput {
 
     /// The contract's unit for instants. Dates from the client are built from whole microseconds,
     /// so rounding recovers them exactly.
-    private static func microsecondsSinceEpoch(_ date: Date) -> Int64 {
+    static func microsecondsSinceEpoch(_ date: Date) -> Int64 {
         Int64(exactly: (date.timeIntervalSince1970 * 1_000_000).rounded()) ?? 0
     }
 
     /// The contract's unit for durations; saturates rather than traps on a nonsensical length
     /// from another process.
-    private static func microseconds(_ duration: Duration) -> Int64 {
+    static func microseconds(_ duration: Duration) -> Int64 {
         let (seconds, attoseconds) = duration.components
         let (whole, overflowed) = seconds.multipliedReportingOverflow(by: 1_000_000)
         let (total, sumOverflowed) = whole.addingReportingOverflow(attoseconds / 1_000_000_000_000)

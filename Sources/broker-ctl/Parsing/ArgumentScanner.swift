@@ -3,6 +3,8 @@ struct ParsedArguments: Sendable, Equatable {
     /// The value of each option given, by long name; a repeated option keeps its last value, as
     /// swift-argument-parser does, so scripts can override an earlier setting.
     var values: [String: String] = [:]
+    /// Every value of each option, in order, for options that may be repeated (`--artist A --artist B`).
+    var allValues: [String: [String]] = [:]
     /// Long names of the flags given.
     var flags: Set<String> = []
     var positionals: [String] = []
@@ -11,6 +13,11 @@ struct ParsedArguments: Sendable, Equatable {
 
     func value(of option: OptionSpec) -> String? {
         values[option.name]
+    }
+
+    /// Every value given for a repeatable option, in order; empty when it was not given.
+    func values(of option: OptionSpec) -> [String] {
+        allValues[option.name] ?? []
     }
 
     func contains(_ flag: OptionSpec) -> Bool {
@@ -52,9 +59,9 @@ enum ArgumentScanner {
                 continue
             }
             if let inlineValue {
-                parsed.values[option.name] = inlineValue
+                parsed.set(option, inlineValue)
             } else if let next = remaining.first, !looksLikeOption(next) {
-                parsed.values[option.name] = next
+                parsed.set(option, next)
                 remaining.removeFirst()
             } else {
                 throw UsageError("missing value for '\(option.longSpelling) \(option.valuePlaceholder ?? "")'")
@@ -81,5 +88,12 @@ enum ArgumentScanner {
     private static func looksLikeOption(_ word: String) -> Bool {
         guard word.hasPrefix("-"), word.count > 1 else { return false }
         return Int(word) == nil
+    }
+}
+
+extension ParsedArguments {
+    fileprivate mutating func set(_ option: OptionSpec, _ value: String) {
+        values[option.name] = value
+        allValues[option.name, default: []].append(value)
     }
 }

@@ -20,7 +20,11 @@ protocol Subcommand: Sendable {
     /// a limit out of range; the parser adds the usage line and help hint.
     init(parsing arguments: ParsedArguments, context: ParseContext) throws(UsageError)
 
-    func run(in environment: RunEnvironment) async throws(MediaBrokerError)
+    /// Does the work. What it throws decides the exit status (see `BrokerCtl.run`): a
+    /// ``UsageError`` (a command line that can only be judged when it runs, such as `purge`
+    /// without `--yes` when nobody can answer) exits 64 with the usage; a ``MediaBrokerError`` or
+    /// ``CommandFailure`` exits 1 with its message.
+    func run(in environment: RunEnvironment) async throws
 }
 
 extension Subcommand {
@@ -28,7 +32,7 @@ extension Subcommand {
     static var discussion: String { "" }
 
     static var usage: String {
-        let parts = options.map { "[\($0.synopsis)]" }
+        let parts = options.map { "[\($0.synopsis)]" + ($0.isRepeatable ? "..." : "") }
             + arguments.map { $0.isOptional ? "[\($0.name)]" : $0.name }
         return (["broker-ctl", name] + parts).joined(separator: " ")
     }
@@ -53,11 +57,17 @@ struct OptionSpec: Sendable, Hashable {
     /// How the value is shown in help (`N`, `WHEN`), or nil for a flag that takes none.
     var valuePlaceholder: String?
     var help: String
+    /// May be given more than once, each value kept (`--artist A --artist B`); shown as `...`.
+    var isRepeatable: Bool
 
-    init(_ name: String, short shortName: Character? = nil, value valuePlaceholder: String? = nil, help: String) {
+    init(
+        _ name: String, short shortName: Character? = nil, value valuePlaceholder: String? = nil,
+        repeatable isRepeatable: Bool = false, help: String
+    ) {
         self.name = name
         self.shortName = shortName
         self.valuePlaceholder = valuePlaceholder
+        self.isRepeatable = isRepeatable
         self.help = help
     }
 
@@ -83,4 +93,33 @@ struct ArgumentSpec: Sendable, Hashable {
     var name: String
     var isOptional: Bool
     var help: String
+}
+
+extension ParsedArguments {
+    /// The value of a `WHEN` option read as a time, or nil when the option was not given.
+    func date(of option: OptionSpec, _ context: ParseContext) throws(UsageError) -> Date? {
+        guard let text = value(of: option) else { return nil }
+        do {
+            return try TimeExpression.date(from: text, now: context.now, timeZone: context.timeZone)
+        } catch {
+            throw UsageError("\(option.longSpelling): \(error)")
+        }
+    }
+
+    /// The value of an option that names an app, refused when empty.
+    func appID(of option: OptionSpec) throws(UsageError) -> String? {
+        guard let app = value(of: option) else { return nil }
+        guard !app.isEmpty else { throw UsageError("\(option.longSpelling) needs an app id, such as mpv") }
+        return app
+    }
+
+    /// A `--since`/`--until` pair, refused when the range is empty.
+    func range(since: OptionSpec, until: OptionSpec, _ context: ParseContext) throws(UsageError) -> (since: Date?, until: Date?) {
+        let start = try date(of: since, context)
+        let end = try date(of: until, context)
+        if let start, let end, start >= end {
+            throw UsageError("\(since.longSpelling) must be earlier than \(until.longSpelling)")
+        }
+        return (start, end)
+    }
 }

@@ -12,7 +12,10 @@ extension RunEnvironment {
             standardOutput: TextWriter(fileDescriptor: STDOUT_FILENO),
             standardError: TextWriter(fileDescriptor: STDERR_FILENO),
             connectToBroker: connectToLiveBroker,
-            terminalColumns: terminalColumns(of: STDOUT_FILENO))
+            terminalColumns: terminalColumns(of: STDOUT_FILENO),
+            standardInputIsTerminal: isatty(STDIN_FILENO) == 1,
+            readLine: { Swift.readLine(strippingNewline: true) },
+            stopSignals: { StopSignals.watch([SIGINT, SIGTERM]) })
     }
 
     private static func terminalColumns(of fileDescriptor: Int32) -> Int? {

@@ -16,6 +16,14 @@ struct RunEnvironment: Sendable {
     var connectToBroker: @Sendable () throws(MediaBrokerError) -> any BrokerService
     /// Width of the terminal standard output goes to, when it goes to one.
     var terminalColumns: Int?
+    /// Standard input is a terminal, so a person can answer a question (`isatty(0)`).
+    var standardInputIsTerminal = false
+    /// Reads one line a person typed on standard input, without its newline; nil at end of input.
+    var readLine: @Sendable () -> String? = { nil }
+    /// Starts watching for SIGINT and SIGTERM: each one received from now on is yielded, until
+    /// the stream is dropped (which restores the default behaviour). Commands that run until
+    /// stopped (`follow`) use it to exit cleanly; tests yield by hand.
+    var stopSignals: @Sendable () -> AsyncStream<Int32> = { AsyncStream { $0.finish() } }
 
     /// How wide human output may be: `COLUMNS` wins (people set it to force a width), then the
     /// terminal's own width, then 100 when the output is a file or pipe.

@@ -47,27 +47,9 @@ struct RecentCommand: Subcommand, Equatable {
             }
             self.limit = limit
         }
-        since = try Self.date(arguments.value(of: Option.since), for: Option.since, context)
-        until = try Self.date(arguments.value(of: Option.until), for: Option.until, context)
-        if let since, let until, since >= until {
-            throw UsageError("--since must be earlier than --until")
-        }
-        if let app = arguments.value(of: Option.app) {
-            guard !app.isEmpty else { throw UsageError("--app needs an app id, such as mpv") }
-            appID = app
-        }
+        (since, until) = try arguments.range(since: Option.since, until: Option.until, context)
+        appID = try arguments.appID(of: Option.app)
         printsJSON = arguments.contains(Option.json)
-    }
-
-    private static func date(
-        _ text: String?, for option: OptionSpec, _ context: ParseContext
-    ) throws(UsageError) -> Date? {
-        guard let text else { return nil }
-        do {
-            return try TimeExpression.date(from: text, now: context.now, timeZone: context.timeZone)
-        } catch {
-            throw UsageError("\(option.longSpelling): \(error)")
-        }
     }
 
     func run(in environment: RunEnvironment) async throws(MediaBrokerError) {

@@ -1,0 +1,94 @@
+import FoundationEssentials
+import MediaDonationClient
+
+/// `broker-ctl purge`: deletes listens for good, by app, by time range or all of them.
+struct PurgeCommand: Subcommand, Equatable {
+    static let name = "purge"
+    static let summary = "Delete listens for good: of one app, from a time range, or all."
+
+    enum Option {
+        static let app = OptionSpec("app", value: "ID", help: "Delete every listen of this app.")
+        static let since = OptionSpec("since", value: "WHEN", help: "Delete listens that began at or after WHEN.")
+        static let until = OptionSpec("until", value: "WHEN", help: "Delete listens that began before WHEN.")
+        static let all = OptionSpec("all", help: "Delete the whole history.")
+        static let yes = OptionSpec("yes", short: "y", help: "Delete without asking.")
+    }
+
+    static let options = [Option.app, Option.since, Option.until, Option.all, Option.yes]
+    static let usage = "broker-ctl purge (--app ID | --since WHEN [--until WHEN] | --until WHEN | --all) [--yes]"
+
+    static let discussion = """
+        Give exactly one scope: --app, a time range, or --all. A range is --since, --until or both
+        (since inclusive, until exclusive); --until alone deletes everything before it. WHEN is as
+        for 'broker-ctl recent'.
+
+        On a terminal you are asked to confirm unless --yes is given; answering anything but y
+        deletes nothing (exit status 1). When standard input is not a terminal, --yes is required
+        (otherwise a usage error, exit status 64). Prints how many listens were deleted.
+
+        Examples:
+          broker-ctl purge --since 2h
+          broker-ctl purge --since 2026-11-01 --until 2026-11-08
+          broker-ctl purge --app spotify --yes
+        """
+
+    var scope: PurgeScope
+    var assumeYes = false
+
+    init(scope: PurgeScope, assumeYes: Bool = false) {
+        self.scope = scope
+        self.assumeYes = assumeYes
+    }
+
+    init(parsing arguments: ParsedArguments, context: ParseContext) throws(UsageError) {
+        let app = try arguments.appID(of: Option.app)
+        let (since, until) = try arguments.range(since: Option.since, until: Option.until, context)
+        let all = arguments.contains(Option.all)
+        let hasRange = since != nil || until != nil
+        let scopes = [app != nil, hasRange, all].filter { $0 }.count
+        guard scopes == 1 else {
+            throw UsageError(
+                scopes == 0
+                    ? "say what to delete: --app ID, --since/--until WHEN, or --all"
+                    : "give only one of --app, --since/--until and --all")
+        }
+        if let app {
+            scope = .app(app)
+        } else if hasRange {
+            scope = .range(since: since, until: until)
+        } else {
+            scope = .all
+        }
+        assumeYes = arguments.contains(Option.yes)
+    }
+
+    func run(in environment: RunEnvironment) async throws {
+        try Confirmation.obtain(
+            Self.question(for: scope, timeZone: environment.timeZone), assumeYes: assumeYes,
+            subcommand: Self.name, in: environment)
+        let removed = try await environment.connectToBroker().purge(scope)
+        environment.standardOutput.write("Deleted \(Self.listens(removed)).\n")
+    }
+
+    /// What the confirmation asks, in the person's local time.
+    static func question(for scope: PurgeScope, timeZone: some UTCOffsetRule) -> String {
+        func local(_ date: Date) -> String { timeZone.civilTime(at: date).minuteText }
+        switch scope {
+        case .app(let id):
+            return "Delete all listens of \(id) for good?"
+        case .range(let since?, let until?):
+            return "Delete all listens that began from \(local(since)) until \(local(until)) (local time) for good?"
+        case .range(let since?, nil):
+            return "Delete all listens that began at or after \(local(since)) (local time) for good?"
+        case .range(nil, let until?):
+            return "Delete all listens that began before \(local(until)) (local time) for good?"
+        case .range(nil, nil), .all:
+            return "Delete your whole listening history for good?"
+        }
+    }
+
+    /// `1 listen`, `42 listens`.
+    static func listens(_ count: Int) -> String {
+        count == 1 ? "1 listen" : "\(count) listens"
+    }
+}

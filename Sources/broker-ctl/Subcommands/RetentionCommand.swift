@@ -1,0 +1,69 @@
+import MediaDonationClient
+
+/// `broker-ctl retention [DAYS]`: how long listens are kept before they expire.
+struct RetentionCommand: Subcommand, Equatable {
+    static let name = "retention"
+    static let summary = "Show or set how many days listens are kept (0 keeps them forever)."
+
+    enum Option {
+        static let json = OptionSpec("json", help: "Print {\"retention_days\": N}.")
+    }
+
+    static let options = [Option.json]
+    static let arguments = [
+        ArgumentSpec(name: "DAYS", isOptional: true, help: "Keep listens this many days; 0 keeps them forever.")
+    ]
+
+    /// The contract's `RetentionDays` is a `u`.
+    static let maximumDays = Int(UInt32.max)
+
+    static let discussion = """
+        The broker deletes listens older than this when it starts and then about hourly. Lowering it
+        deletes the older listens for good at the next expiry.
+
+        Examples:
+          broker-ctl retention
+          broker-ctl retention 365
+          broker-ctl retention 0
+        """
+
+    /// The new setting, or nil to show the current one.
+    var days: Int?
+    var printsJSON = false
+
+    init(days: Int? = nil, printsJSON: Bool = false) {
+        self.days = days
+        self.printsJSON = printsJSON
+    }
+
+    init(parsing arguments: ParsedArguments, context: ParseContext) throws(UsageError) {
+        if let text = arguments.positionals.first {
+            guard text.allSatisfy({ ("0"..."9").contains($0) }), let days = Int(text), days <= Self.maximumDays else {
+                throw UsageError("DAYS must be a whole number of days, 0 or more, not '\(text)'")
+            }
+            self.days = days
+        }
+        printsJSON = arguments.contains(Option.json)
+    }
+
+    func run(in environment: RunEnvironment) async throws {
+        let broker = try environment.connectToBroker()
+        let shown: Int
+        if let days {
+            try await broker.setRetentionDays(days)
+            shown = days
+        } else {
+            shown = try await broker.retentionDays()
+        }
+        environment.standardOutput.write(printsJSON ? Self.json(shown) : Self.text(shown, changed: days != nil))
+    }
+
+    static func text(_ days: Int, changed: Bool) -> String {
+        let span = days == 0 ? "forever" : days == 1 ? "for 1 day" : "for \(days) days"
+        return "Listens are \(changed ? "now " : "")kept \(span).\n"
+    }
+
+    static func json(_ days: Int) -> String {
+        JSONValue.object([("retention_days", .integer(Int64(days)))]).serialized + "\n"
+    }
+}
