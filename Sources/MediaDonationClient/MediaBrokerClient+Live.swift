@@ -4,8 +4,8 @@ import SwiftDBus
 extension MediaBrokerClient {
     /// An endless sequence of the assets the broker records from now on (its `MediaAdded`
     /// signal), each delivered once, in order. Subscribed before this returns, so nothing
-    /// recorded afterwards is missed. Ends when the bus connection is lost; stop iterating (or
-    /// cancel the task) to unsubscribe.
+    /// recorded afterwards is missed. Ends when the broker leaves the bus (it stopped or crashed)
+    /// or the bus connection is lost; stop iterating (or cancel the task) to unsubscribe.
     ///
     /// ```swift
     /// for await media in try await broker.mediaAdded() { print(media.title ?? "?") }
@@ -24,8 +24,24 @@ extension MediaBrokerClient {
         } catch {
             throw MediaBrokerError(error)
         }
+        // The broker leaving its name ends the stream: nothing more will be recorded to follow.
+        let ownerRule = MatchRule(sender: BusConnection.busName, interface: .bus, member: "NameOwnerChanged",
+                                  path: BusConnection.busPath, arg0: Self.busName)
+        let ownerToken: MatchToken
+        do {
+            ownerToken = try await connection.addMatch(ownerRule) { message in
+                guard message.arguments.count == 3, (try? message.arguments[2].string()) == "" else { return }
+                continuation.finish()
+            }
+        } catch {
+            token.cancel()
+            throw MediaBrokerError(error)
+        }
         connection.onDisconnect { continuation.finish() }
-        continuation.onTermination = { _ in token.cancel() }
+        continuation.onTermination = { _ in
+            token.cancel()
+            ownerToken.cancel()
+        }
         return stream
     }
 }
