@@ -154,9 +154,9 @@ public enum BrokerDaemon {
 }
 
 /// One value handed from one thread to another that waits for it.
+// @unchecked Sendable: `value` is written once before `semaphore.signal()` and read only after
+// `semaphore.wait()`, which orders the two.
 private final class ResultBox<T: Sendable>: @unchecked Sendable {
-    // @unchecked Sendable: `value` is written once before `semaphore.signal()` and read only after
-    // `semaphore.wait()`, which orders the two.
     private var value: T?
     private let semaphore = DispatchSemaphore(value: 0)
 
