@@ -18,7 +18,17 @@
 _broker_ctl_spec() {
     cat <<'EOF'
 recent --limit=N --since=WHEN --until=WHEN --app=ID --json
+now --json
+follow --json
 status --json
+donate --app=ID --title=T --artist=A --album=B --started=WHEN --length=SECONDS --json
+media --json [on|off|status]
+apps --json --ids
+opt-out --purge --yes APP
+opt-in APP
+purge --app=ID --since=WHEN --until=WHEN --all --yes
+retention --json [DAYS]
+export --since=WHEN --until=WHEN --app=ID --format=json|listenbrainz
 help [SUBCOMMAND]
 EOF
 }
