@@ -17,7 +17,8 @@ protocol BrokerService: Sendable {
 
     func status() async throws(MediaBrokerError) -> BrokerStatus
 
-    /// The assets recorded from now on, until the bus connection is lost; subscribed on return.
+    /// The assets recorded from now on, until the broker leaves the bus or the bus connection is
+    /// lost; subscribed on return.
     func mediaAdded() async throws(MediaBrokerError) -> AsyncStream<GenericMedia>
 
     /// Records a listen directly; returns the new asset's id. `.mediaDisabled` when Media is off.

@@ -69,7 +69,7 @@ struct FollowCommand: Subcommand, Equatable {
     enum Ending: Equatable, Sendable {
         /// SIGINT or SIGTERM.
         case stopped
-        /// The stream of new listens finished: the bus connection is gone.
+        /// The stream of new listens finished: the broker or the bus connection is gone.
         case streamEnded
     }
 
