@@ -55,7 +55,8 @@ import Testing
         for _ in 0..<3000 {
             try player.set(["Metadata": metadata, "PlaybackStatus": .string("Playing"), "Rate": .double(1)])
         }
-        try await clock.play(for: .milliseconds(300))
+        // Past the 0.5 s threshold however fast the flood went out.
+        try await clock.play(for: .milliseconds(800))
         try player.stop()
         let heard = clock.now - began
         try await player.waitUntilSeen(by: client, as: "Stopped", timeout: .seconds(30))
