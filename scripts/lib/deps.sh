@@ -8,6 +8,10 @@ MB_BUILD_PACKAGES=(libdbus-1-dev libsqlite3-dev pkg-config)
 MB_RUNTIME_PACKAGES=(dbus-daemon dbus-bin libglib2.0-bin)
 # What the tests drive: a real MPRIS player, audio fixtures, probes and D-Bus clients.
 MB_TEST_PACKAGES=(mpv mpv-mpris sox libsox-fmt-all ffmpeg playerctl python3-dbus procps)
+# What bench/run needs beyond building and running: a C compiler for its programs, the sqlite3 shell
+# that fills the stores, playerctl (playerctld, playerctl) and busctl as baselines, python3 for the
+# report, valgrind for profiling a miss.
+MB_BENCH_PACKAGES=(gcc libc6-dev sqlite3 playerctl systemd python3 valgrind)
 
 mb_log() { printf '%s: %s\n' "${MB_SCRIPT_NAME:-media-broker}" "$*" >&2; }
 mb_die() { mb_log "error: $*"; exit 1; }
