@@ -2,15 +2,16 @@
  * the follower's cost.
  *
  * It owns NAME (org.mpris.MediaPlayer2.flood), answers GetAll/Get for the root and Player
- * interfaces (Playing, track 0) and waits for a follower to read its Player properties (GetAll):
- * the media broker does so when it sees the name appear, the baseline receiver does so after
- * subscribing. Then it reads the follower's CPU time, sends SIGNALS PropertiesChanged of about
- * 640 bytes ({Metadata, PlaybackStatus}; every EVERY-th signal is a new track, the others repeat
- * the current one; the last one is a "sentinel" track), and pings the follower: libdbus and the
- * broker handle messages from one sender in order, so the reply means every signal was read.
- * With --expect-added it then waits for the broker's MediaAdded of the last track before the
- * sentinel (each track change finishes the previous listen, so the broker must announce exactly
- * 1 + (SIGNALS-1)/EVERY assets of this run), and for the follower's CPU to go quiet.
+ * interfaces (Playing, track 0) and waits for the follower to read its Player properties (GetAll;
+ * only the follower's own call counts): the media broker does so when it sees the name appear, the
+ * baseline receiver after subscribing. Then it reads the follower's CPU time, sends SIGNALS
+ * PropertiesChanged of about 690 bytes ({Metadata, PlaybackStatus}; every EVERY-th signal is a new
+ * track, the others repeat the current one; the last one is a "sentinel" track), and pings the
+ * follower: libdbus and the broker handle messages from one sender in order, so the reply means
+ * every signal was read. With --expect-added it then waits for the broker's MediaAdded of the last
+ * track before the sentinel (each track change finishes the previous listen, so the broker must
+ * announce exactly 1 + (SIGNALS-1)/EVERY assets of this run). Last it waits for the follower's CPU
+ * to go quiet (its store may still be writing) and reports the CPU used since the first signal.
  *
  * usage: flood --follower BUSNAME --follower-pid PID --signals N [--every K] [--run TAG]
  *              [--expect-added] [--name NAME] [--grace-ms MS]
@@ -20,6 +21,9 @@
 #include <unistd.h>
 
 static const char *run_tag = "r";
+/* The follower's unique name: only its GetAll starts the flood (the broker follows every MPRIS
+ * name and must not start a flood meant for the receiver). */
+static char follower_unique[256];
 static int getall_player_seen = 0;
 static long added = 0;
 static int final_seen = 0;
@@ -152,7 +156,9 @@ static DBusHandlerResult filter(DBusConnection *c, DBusMessage *m, void *data) {
         const char *interface = "";
         dbus_message_get_args(m, NULL, DBUS_TYPE_STRING, &interface, DBUS_TYPE_INVALID);
         reply_getall(c, m, interface);
-        if (strcmp(interface, "org.mpris.MediaPlayer2.Player") == 0) getall_player_seen = 1;
+        const char *sender = dbus_message_get_sender(m);
+        if (strcmp(interface, "org.mpris.MediaPlayer2.Player") == 0 &&
+            (!follower_unique[0] || (sender && strcmp(sender, follower_unique) == 0))) getall_player_seen = 1;
         return DBUS_HANDLER_RESULT_HANDLED;
     }
     if (dbus_message_is_method_call(m, "org.freedesktop.DBus.Properties", "Get")) {
@@ -216,6 +222,15 @@ int main(int argc, char **argv) {
         dbus_bus_add_match(c, "type='signal',interface='org.mediabroker.MediaBroker1',member='MediaAdded'", &error);
         die_on(&error, "AddMatch");
     }
+    DBusMessage *ask = dbus_message_new_method_call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner");
+    dbus_message_append_args(ask, DBUS_TYPE_STRING, &follower, DBUS_TYPE_INVALID);
+    DBusMessage *owner = dbus_connection_send_with_reply_and_block(c, ask, 5000, &error);
+    die_on(&error, "GetNameOwner of the follower");
+    const char *unique = "";
+    dbus_message_get_args(owner, NULL, DBUS_TYPE_STRING, &unique, DBUS_TYPE_INVALID);
+    snprintf(follower_unique, sizeof follower_unique, "%s", unique);
+    dbus_message_unref(owner);
+    dbus_message_unref(ask);
     own_name(c, name);
 
     /* A follower that never reads properties (playerctld may not) gets GRACE ms to notice the name. */
