@@ -222,6 +222,11 @@ int main(int argc, char **argv) {
         dbus_bus_add_match(c, "type='signal',interface='org.mediabroker.MediaBroker1',member='MediaAdded'", &error);
         die_on(&error, "AddMatch");
     }
+    for (int i = 0; !dbus_bus_name_has_owner(c, follower, &error) && i < 3000; i++) { /* the follower may still be starting */
+        die_on(&error, "NameHasOwner");
+        struct timespec nap = {0, 10 * 1000000};
+        nanosleep(&nap, NULL);
+    }
     DBusMessage *ask = dbus_message_new_method_call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner");
     dbus_message_append_args(ask, DBUS_TYPE_STRING, &follower, DBUS_TYPE_INVALID);
     DBusMessage *owner = dbus_connection_send_with_reply_and_block(c, ask, 5000, &error);

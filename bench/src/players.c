@@ -46,7 +46,9 @@ static void properties(DBusMessageIter *dict, const char *interface) {
         const char *text = identity;
         dict_entry(dict, "Identity", DBUS_TYPE_STRING, &text);
     } else if (strcmp(interface, "org.mpris.MediaPlayer2.Player") == 0) {
+        dbus_bool_t yes = TRUE;
         dict_entry(dict, "PlaybackStatus", DBUS_TYPE_STRING, &status);
+        dict_entry(dict, "CanControl", DBUS_TYPE_BOOLEAN, &yes);
         entry_metadata(dict);
     }
 }
@@ -74,6 +76,12 @@ static DBusHandlerResult filter(DBusConnection *c, DBusMessage *m, void *data) {
         if (text) {
             dbus_message_iter_open_container(&iter, DBUS_TYPE_VARIANT, "s", &variant);
             dbus_message_iter_append_basic(&variant, DBUS_TYPE_STRING, &text);
+            dbus_message_iter_close_container(&iter, &variant);
+        } else if (!strncmp(property, "Can", 3)) {
+            /* CanControl, CanPlay, …: playerctl asks before it reads anything. */
+            dbus_bool_t yes = TRUE;
+            dbus_message_iter_open_container(&iter, DBUS_TYPE_VARIANT, "b", &variant);
+            dbus_message_iter_append_basic(&variant, DBUS_TYPE_BOOLEAN, &yes);
             dbus_message_iter_close_container(&iter, &variant);
         } else if (!strcmp(property, "Metadata")) {
             metadata_variant(&iter);
