@@ -14,6 +14,10 @@ MB_TEST_PACKAGES=(mpv mpv-mpris vlc-bin vlc-plugin-base sox libsox-fmt-all ffmpe
     groff-base zsh shellcheck make
     # Tests that read the database file itself (sqlite3) and compare icon lookups (python3-xdg).
     sqlite3 python3-xdg)
+# What bench/run needs beyond building and running: a C compiler for its programs, the sqlite3 shell
+# that fills the stores, playerctl (playerctld, playerctl) and busctl as baselines, python3 for the
+# report, valgrind for profiling a miss.
+MB_BENCH_PACKAGES=(gcc libc6-dev sqlite3 playerctl systemd python3 valgrind)
 
 mb_log() { printf '%s: %s\n' "${MB_SCRIPT_NAME:-media-broker}" "$*" >&2; }
 mb_die() { mb_log "error: $*"; exit 1; }

@@ -90,18 +90,42 @@ final class StoreThread: @unchecked Sendable {
         return start.thread
     }
 
+    /// A backlog at least this long is followed by `malloc_trim` once the queue is empty.
+    static let trimAfterBacklog = 256
+
+    /// glibc's `malloc_trim`, looked up at run time: `<malloc.h>` is not part of the Glibc module.
+    /// `nil` on a C library without it (the trim is then skipped). A null handle is `RTLD_DEFAULT`.
+    private static let mallocTrim: (@convention(c) (Int) -> Int32)? = dlsym(nil, "malloc_trim").map {
+        unsafeBitCast($0, to: (@convention(c) (Int) -> Int32).self)
+    }
+
     /// Takes the whole queue at each wake-up and runs it without the lock, so submitting never waits
     /// for a job to finish.
+    ///
+    /// When a backlog of at least `trimAfterBacklog` jobs has drained, the heap is trimmed before the
+    /// thread sleeps: a burst of jobs (a player flooding track changes, a large purge) grows glibc's
+    /// heap by the queued closures and assets, and glibc keeps that memory when they are freed —
+    /// bench/run measured 16.5 MB of anonymous memory after 10,000 listens queued in a second, 3.3 MB
+    /// after `malloc_trim(0)`. A trim walks the arenas (well under a millisecond) and only follows a
+    /// burst, never an ordinary job.
     private func runJobs(_ database: HistoryDatabase) {
         var batch: [Job] = []
+        var drained = 0
         pthread_mutex_lock(mutex)
         worker = pthread_self()
         while true {
+            if jobs.isEmpty && drained >= Self.trimAfterBacklog {
+                pthread_mutex_unlock(mutex)
+                _ = Self.mallocTrim?(0)
+                pthread_mutex_lock(mutex)
+            }
+            if jobs.isEmpty { drained = 0 }
             while jobs.isEmpty && accepting { pthread_cond_wait(workAvailable, mutex) }
             if jobs.isEmpty { break }
             swap(&jobs, &batch)
             pthread_mutex_unlock(mutex)
             for job in batch { job(database) }
+            drained += batch.count
             batch.removeAll(keepingCapacity: true)
             pthread_mutex_lock(mutex)
         }

@@ -1,0 +1,106 @@
+/* Helpers shared by the benchmark programs: clocks, another process's CPU time, a libdbus error
+ * check, percentiles. Header-only so each program builds with one `cc` call. */
+#ifndef BENCH_COMMON_H
+#define BENCH_COMMON_H
+#define _GNU_SOURCE
+#include <dbus/dbus.h>
+#include <dirent.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static inline int64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* CPU time of every live thread of `pid`, in ns: the first field of /proc/PID/task/TID/schedstat
+ * (the scheduler's own runtime, ns resolution, unlike utime/stime's 10 ms ticks). */
+static inline int64_t cpu_ns_of(int pid) {
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/task", pid);
+    DIR *dir = opendir(path);
+    if (!dir) return -1;
+    int64_t sum = 0;
+    struct dirent *entry;
+    while ((entry = readdir(dir))) {
+        if (entry->d_name[0] == '.') continue;
+        char file[320];
+        snprintf(file, sizeof file, "/proc/%d/task/%s/schedstat", pid, entry->d_name);
+        FILE *f = fopen(file, "r");
+        if (!f) continue;
+        long long run = 0;
+        if (fscanf(f, "%lld", &run) == 1) sum += run;
+        fclose(f);
+    }
+    closedir(dir);
+    return sum;
+}
+
+/* Waits until `pid` has used no CPU for `quiet_ms` (sampled every 20 ms), at most `limit_ms`. */
+static inline int64_t cpu_settled(int pid, int quiet_ms, int limit_ms) {
+    int64_t last = cpu_ns_of(pid), start = now_ns(), quiet_since = now_ns();
+    for (;;) {
+        struct timespec nap = {0, 20 * 1000000};
+        nanosleep(&nap, NULL);
+        int64_t cur = cpu_ns_of(pid), t = now_ns();
+        if (cur != last) { last = cur; quiet_since = t; }
+        if (t - quiet_since >= (int64_t)quiet_ms * 1000000) return last;
+        if (t - start >= (int64_t)limit_ms * 1000000) return last;
+    }
+}
+
+static inline void die_on(DBusError *error, const char *what) {
+    if (dbus_error_is_set(error)) {
+        fprintf(stderr, "%s: %s: %s\n", what, error->name, error->message);
+        exit(1);
+    }
+}
+
+static inline DBusConnection *session_connection(void) {
+    DBusError error;
+    dbus_error_init(&error);
+    DBusConnection *c = dbus_bus_get_private(DBUS_BUS_SESSION, &error);
+    die_on(&error, "connect");
+    dbus_connection_set_exit_on_disconnect(c, FALSE);
+    return c;
+}
+
+static inline void own_name(DBusConnection *c, const char *name) {
+    DBusError error;
+    dbus_error_init(&error);
+    int rc = dbus_bus_request_name(c, name, DBUS_NAME_FLAG_DO_NOT_QUEUE, &error);
+    die_on(&error, name);
+    if (rc != DBUS_REQUEST_NAME_REPLY_PRIMARY_OWNER) { fprintf(stderr, "%s: taken\n", name); exit(1); }
+}
+
+/* Appends {key: <value>} to an open a{sv}; `value` points at the value as
+ * dbus_message_iter_append_basic takes it (a `const char **` for strings). */
+static inline void dict_entry(DBusMessageIter *dict, const char *key, int type, const void *value) {
+    DBusMessageIter entry, variant;
+    char sig[2] = {(char)type, 0};
+    dbus_message_iter_open_container(dict, DBUS_TYPE_DICT_ENTRY, NULL, &entry);
+    dbus_message_iter_append_basic(&entry, DBUS_TYPE_STRING, &key);
+    dbus_message_iter_open_container(&entry, DBUS_TYPE_VARIANT, sig, &variant);
+    dbus_message_iter_append_basic(&variant, type, value);
+    dbus_message_iter_close_container(&entry, &variant);
+    dbus_message_iter_close_container(dict, &entry);
+}
+
+static inline int compare_i64(const void *a, const void *b) {
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The q-quantile (0..1) of n sorted values, nearest rank. */
+static inline int64_t quantile(const int64_t *sorted, int n, double q) {
+    if (n == 0) return 0;
+    int i = (int)(q * n + 0.999999) - 1;
+    if (i < 0) i = 0;
+    if (i >= n) i = n - 1;
+    return sorted[i];
+}
+#endif
