@@ -36,7 +36,11 @@ extension BusConnection {
     /// Nothing wakes the thread before then.
     public func schedule(after delay: Duration, _ handler: @escaping @Sendable () -> Void) -> TimerToken {
         let token = TimerToken(loop: loop)
-        loop.execute { [loop] in token.arm(loop.schedule(after: delay) { handler() }) }
+        if loop.isCurrent {
+            token.arm(loop.schedule(after: delay) { handler() })
+        } else {
+            loop.execute { [loop] in token.arm(loop.schedule(after: delay) { handler() }) }
+        }
         return token
     }
 }

@@ -79,6 +79,12 @@ public final class PlayerTracker: @unchecked Sendable {
         var listening: PlayerListening
         var status: PlaybackStatus?
         var deadlineTimer: TimerToken?
+        /// When `deadlineTimer` fires, so an unchanged deadline is not re-armed on every signal.
+        var deadline: Microseconds?
+        /// The last raw `Metadata` and `Rate` the player sent: an identical repeat (floods, quirk 8)
+        /// is dropped before any decoding.
+        var lastMetadata: DBusValue?
+        var lastRate: DBusValue?
         var rereadTimer: TimerToken?
         /// The name limit was hit and logged for this connection.
         var loggedNameLimit = false
@@ -224,7 +230,7 @@ public final class PlayerTracker: @unchecked Sendable {
             // A new track without its status: the player may not re-send PlaybackStatus (quirk 10),
             // so it is read again. Identical repeats (floods, quirk 8) never get here.
             let newTrackWithoutStatus = changed["PlaybackStatus"] == nil
-                && changed["Metadata"].map { TrackMetadata.decode($0) != player.listening.metadata } == true
+                && changed["Metadata"].map { $0 != player.lastMetadata } == true
             apply(changed, to: player)
             // Only-invalidated properties are re-read, not taken as cleared (quirk 11).
             let reread = invalidated.filter { ["Metadata", "PlaybackStatus", "Rate"].contains($0) && changed[$0] == nil }
@@ -383,16 +389,19 @@ public final class PlayerTracker: @unchecked Sendable {
     /// Feeds the properties a player reported to its listening state, metadata first: a track
     /// change often arrives together with its status.
     private func apply(_ properties: [String: DBusValue], to player: Player) {
-        if let metadata = properties["Metadata"] {
+        if let metadata = properties["Metadata"], metadata != player.lastMetadata {
+            player.lastMetadata = metadata
             handle(.metadata(mpris: metadata), for: player)
         }
-        if let rate = properties["Rate"], let event = PlayerEvent.rate(mpris: rate) {
+        if let rate = properties["Rate"], rate != player.lastRate, let event = PlayerEvent.rate(mpris: rate) {
+            player.lastRate = rate
             handle(event, for: player)
         }
         if let value = properties["PlaybackStatus"], let status = PlaybackStatus(mpris: value) {
+            let changed = status != player.status
             player.status = status
             handle(.playbackStatus(status), for: player)
-            scheduleSafetyReread(of: player)
+            if changed || player.rereadTimer == nil { scheduleSafetyReread(of: player) }
         }
     }
 
@@ -404,6 +413,7 @@ public final class PlayerTracker: @unchecked Sendable {
         guard player.status == .playing, !stopped else { return }
         player.rereadTimer = connection.schedule(after: safetyRereadInterval) { [self] in
             guard players[player.uniqueName] === player else { return }
+            player.rereadTimer = nil
             readPlayerProperties(of: player)
         }
     }
@@ -423,13 +433,18 @@ public final class PlayerTracker: @unchecked Sendable {
     }
 
     private func scheduleDeadline(for player: Player) {
+        let current = now()
+        let deadline = stopped ? nil : player.listening.nextDeadline(at: current)
+        if deadline == player.deadline, (deadline == nil) == (player.deadlineTimer == nil) { return }
         player.deadlineTimer?.cancel()
         player.deadlineTimer = nil
-        let current = now()
-        guard !stopped, let deadline = player.listening.nextDeadline(at: current) else { return }
+        player.deadline = deadline
+        guard let deadline else { return }
         let delay = Duration.microseconds(max(0, deadline - current))
         player.deadlineTimer = connection.schedule(after: delay) { [self] in
             guard players[player.uniqueName] === player else { return }
+            player.deadlineTimer = nil
+            player.deadline = nil
             handle(.tick, for: player)
         }
     }
