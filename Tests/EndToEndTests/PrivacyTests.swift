@@ -268,6 +268,34 @@ import Testing
     }
 }
 
+extension PrivacyTests {
+    @Test("damaged stored settings: the broker names the bad line and keeps Media off rather than record an opted-out app")
+    func damagedSettingsFailClosed() async throws {
+        let bus = try PrivateBus.start()
+        let data = try TemporaryDirectory(prefix: "damaged")
+        let first = try startBroker(bus, data: data)
+        try await first.client().setAppOptedOut("spy", true)
+        try first.stop()
+        let damage = try ChildProcess.run("/usr/bin/sqlite3", arguments: [
+            first.databasePath, "UPDATE settings SET value = 'media_enabled=1' || char(10) || 'opt_out=spy' WHERE key = 'privacy';",
+        ])
+        #expect(damage.status == .exited(0), "\(damage.standardError)")
+
+        let broker = try startBroker(bus, data: data)
+        let client = try broker.client()
+        #expect(try await client.isMediaEnabled() == false)
+        #expect(broker.process.standardError.contains("line 2"), "\(broker.process.standardError)")
+        // Setting anything writes a whole, valid text again.
+        try await client.setAppOptedOut("spy", true)
+        try await client.setMediaEnabled(true)
+        try broker.stop()
+        let again = try startBroker(bus, data: data)
+        #expect(try await again.client().optedOutApps() == ["spy"])
+        #expect(try await again.client().isMediaEnabled())
+        try again.stop()
+    }
+}
+
 extension PrivateBus {
     func waitForNameToVanish(_ name: String) throws {
         try waitUntil("\(name) leaves the bus") { try !listNames().contains(name) }
