@@ -65,7 +65,13 @@ public final class BrokerController: @unchecked Sendable {
     /// `completion` runs only once it is stored — a `Donate` caller gets its id only for an asset
     /// on disk. Any other failure is logged and handed to `completion` at once.
     func record(_ asset: MediaAsset, openKey: String?, completion: (@Sendable (Result<InsertOutcome, StoreError>) -> Void)? = nil) {
-        attempt(PendingRecord(asset: asset, openKey: openKey, completion: completion))
+        guard let bounded = asset.bounded else {
+            log.warning("not recording a listen from an app whose id is empty or longer than \(BrokerContract.maximumAppIDLength) bytes")
+            if let openKey { store.removeOpenListen(key: openKey) { _ in } }
+            completion?(.failure(.sqlite(SQLiteError(code: .constraint, message: "the app id is empty or too long"))))
+            return
+        }
+        attempt(PendingRecord(asset: bounded, openKey: openKey, completion: completion))
     }
 
     private func attempt(_ record: PendingRecord) {
@@ -232,7 +238,7 @@ public final class BrokerController: @unchecked Sendable {
 
     func nowPlaying() -> [MediaAsset] {
         guard settings.mediaEnabled else { return [] }
-        return (tracker?.nowPlaying() ?? []).filter { settings.allows($0.appID) }
+        return (tracker?.nowPlaying() ?? []).filter { settings.allows($0.appID) }.compactMap(\.bounded)
     }
 
     func apps(_ call: MethodInvocation) {
@@ -254,7 +260,7 @@ public final class BrokerController: @unchecked Sendable {
                 fields["last_seen"] = .int64(summary.lastSeen)
                 byID[summary.appID] = fields
             }
-            for player in live { byID[player.appID] = entry(player.appID) }
+            for player in live where player.appID.utf8.count <= BrokerContract.maximumAppIDLength { byID[player.appID] = entry(player.appID) }
             for (app, source) in settings.optOuts {
                 var fields = entry(app)
                 fields["opted_out"] = .boolean(true)
