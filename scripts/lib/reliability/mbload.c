@@ -56,24 +56,23 @@ static void own(DBusConnection *c, const char *name) {
 
 /* --- Building MPRIS values --------------------------------------------------------------- */
 
-static void entry_string(DBusMessageIter *dict, const char *key, const char *value) {
+/* One `{sv}` entry holding a basic value of TYPE (signature SIG) at VALUE. */
+static void entry_basic(DBusMessageIter *dict, const char *key, int type, const char *sig, const void *value) {
     DBusMessageIter e, v;
     dbus_message_iter_open_container(dict, DBUS_TYPE_DICT_ENTRY, NULL, &e);
     dbus_message_iter_append_basic(&e, DBUS_TYPE_STRING, &key);
-    dbus_message_iter_open_container(&e, DBUS_TYPE_VARIANT, "s", &v);
-    dbus_message_iter_append_basic(&v, DBUS_TYPE_STRING, &value);
+    dbus_message_iter_open_container(&e, DBUS_TYPE_VARIANT, sig, &v);
+    dbus_message_iter_append_basic(&v, type, value);
     dbus_message_iter_close_container(&e, &v);
     dbus_message_iter_close_container(dict, &e);
 }
 
+static void entry_string(DBusMessageIter *dict, const char *key, const char *value) {
+    entry_basic(dict, key, DBUS_TYPE_STRING, "s", &value);
+}
+
 static void entry_double(DBusMessageIter *dict, const char *key, double value) {
-    DBusMessageIter e, v;
-    dbus_message_iter_open_container(dict, DBUS_TYPE_DICT_ENTRY, NULL, &e);
-    dbus_message_iter_append_basic(&e, DBUS_TYPE_STRING, &key);
-    dbus_message_iter_open_container(&e, DBUS_TYPE_VARIANT, "d", &v);
-    dbus_message_iter_append_basic(&v, DBUS_TYPE_DOUBLE, &value);
-    dbus_message_iter_close_container(&e, &v);
-    dbus_message_iter_close_container(dict, &e);
+    entry_basic(dict, key, DBUS_TYPE_DOUBLE, "d", &value);
 }
 
 /* "Metadata": a{sv} with title, artist list, album, length and trackid. */
@@ -95,14 +94,8 @@ static void entry_metadata(DBusMessageIter *dict, const char *title) {
     dbus_message_iter_close_container(&mv, &list);
     dbus_message_iter_close_container(&me, &mv);
     dbus_message_iter_close_container(&m, &me);
-    const char *length_key = "mpris:length";
     dbus_int64_t length = 600000000;
-    dbus_message_iter_open_container(&m, DBUS_TYPE_DICT_ENTRY, NULL, &me);
-    dbus_message_iter_append_basic(&me, DBUS_TYPE_STRING, &length_key);
-    dbus_message_iter_open_container(&me, DBUS_TYPE_VARIANT, "x", &mv);
-    dbus_message_iter_append_basic(&mv, DBUS_TYPE_INT64, &length);
-    dbus_message_iter_close_container(&me, &mv);
-    dbus_message_iter_close_container(&m, &me);
+    entry_basic(&m, "mpris:length", DBUS_TYPE_INT64, "x", &length);
     dbus_message_iter_close_container(&v, &m);
     dbus_message_iter_close_container(&e, &v);
     dbus_message_iter_close_container(dict, &e);
