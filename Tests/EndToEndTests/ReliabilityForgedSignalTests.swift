@@ -11,22 +11,6 @@ import Testing
 @Suite struct ReliabilityForgedSignalTests {
     static let mprisPath: ObjectPath = "/org/mpris/MediaPlayer2"
 
-    func rows(_ broker: RunningBroker, _ table: String = "assets") throws -> Int {
-        let result = try ChildProcess.run("/usr/bin/sqlite3", arguments: [broker.databasePath, "SELECT count(*) FROM \(table);"])
-        guard result.status == .exited(0), let count = Int(result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            throw TestSupportError("sqlite3 failed: \(result.standardError)")
-        }
-        return count
-    }
-
-    /// Everything `connection` sent before this call has been handled by the broker once it
-    /// returns: the bus keeps one sender's messages in order, and the broker handles them in order.
-    func sync(_ connection: BusConnection) async throws {
-        _ = try await connection.call(MethodCall(
-            destination: "org.mediabroker.MediaBroker1", path: "/org/mediabroker/MediaBroker1",
-            interface: "org.mediabroker.MediaBroker1", member: "Status"))
-    }
-
     static func perfectMetadata(_ title: String) -> DBusValue {
         .vardict([
             "mpris:trackid": .objectPath("/org/mpris/MediaPlayer2/Track/1"),
@@ -82,20 +66,20 @@ import Testing
         // Broadcast, as players do, and sent straight to the broker.
         try await Self.forgeListen(on: forger, title: "Forged Broadcast")
         try await Self.forgeListen(on: forger, title: "Forged Unicast", destination: "org.mediabroker.MediaBroker1")
-        try await sync(forger)
+        try await Reliability.sync(forger)
 
         let status = try await client.status()
         #expect(status.players.map(\.busName) == [victim.busName], "the forger is not followed as a player")
         #expect(status.players.first?.playbackStatus == "Stopped", "the forged Playing changed the victim's status")
         #expect(try await client.nowPlaying().isEmpty)
-        #expect(try rows(broker) == 0, "a forged listen was recorded")
-        #expect(try rows(broker, "open_listens") == 0, "a forged listen was checkpointed")
+        #expect(try broker.rows() == 0, "a forged listen was recorded")
+        #expect(try broker.rows("open_listens") == 0, "a forged listen was checkpointed")
 
         // The control: the same signals from the player itself are recorded, so the test can fail.
         try await Self.forgeListen(on: victim.connection, title: "Real Listen")
-        try await sync(victim.connection)
+        try await Reliability.sync(victim.connection)
         do {
-            try waitUntil("the real listen is recorded") { try rows(broker) == 1 }
+            try waitUntil("the real listen is recorded") { try broker.rows() == 1 }
         } catch {
             Issue.record("broker said: \(broker.process.standardError)")
             throw error
@@ -112,10 +96,10 @@ import Testing
             try await Self.forgeListen(on: player.connection, title: "Elsewhere unicast \(path)", path: path,
                                        destination: "org.mediabroker.MediaBroker1")
         }
-        try await sync(player.connection)
+        try await Reliability.sync(player.connection)
         #expect(try await client.status().players.first?.playbackStatus == "Stopped")
-        #expect(try rows(broker) == 0)
-        #expect(try rows(broker, "open_listens") == 0)
+        #expect(try broker.rows() == 0)
+        #expect(try broker.rows("open_listens") == 0)
         #expect(try broker.stop() == .exited(0))
     }
 
@@ -128,9 +112,9 @@ import Testing
             member: "ReleaseName", arguments: [.string(former.busName)]))
         try await waitUntil("the broker no longer follows it") { try await client.status().players.isEmpty }
         try await Self.forgeListen(on: former.connection, title: "After Release")
-        try await sync(former.connection)
+        try await Reliability.sync(former.connection)
         #expect(try await client.status().players.isEmpty)
-        #expect(try rows(broker) == 0)
+        #expect(try broker.rows() == 0)
         #expect(try broker.stop() == .exited(0))
     }
 }
