@@ -53,10 +53,11 @@ enum Marshalling {
             guard !fields.isEmpty else { throw MarshallingError(reason: "a struct needs at least one field") }
             for field in fields { try check(field, depth: depth + 1) }
         case .variant(let inner):
-            // The message signature shows only `v`; the signature the variant carries must be
-            // valid too (at most 32 arrays and 32 structs), or libdbus aborts the process.
+            // The outer signature says only `v`: the content's own signature must be valid too, or
+            // libdbus's `open_container` fails a check and aborts the process (found by Fuzz/run:
+            // a variant holding structs nested 40 deep, over libdbus's limit of 32).
             guard inner.signature.isSingleCompleteType else {
-                throw MarshallingError(reason: "a variant cannot hold a value of type '\(inner.signature)' (nested too deeply?)")
+                throw MarshallingError(reason: "a variant's content has the invalid signature '\(inner.signature)' (nested too deeply?)")
             }
             try check(inner, depth: depth + 1)
         default:

@@ -68,14 +68,15 @@ struct ObjectTable {
     private func properties(_ member: MemberName, _ call: BusMessage, _ object: ExportedObject, core: ConnectionCore) -> Answer? {
         func find(_ interfaceName: String) -> Result<ExportedInterface, BusError> {
             guard let match = object.interfaces.first(where: { $0.name.rawValue == interfaceName }) else {
-                return .failure(BusError(.unknownInterface, "object \(object.path) has no interface \(interfaceName)"))
+                // Names from the caller are echoed cut short: an error reply must not grow with the input.
+                return .failure(BusError(.unknownInterface, "object \(object.path) has no interface \(interfaceName.prefix(255))"))
             }
             return .success(match)
         }
         func property(_ interfaceName: String, _ name: String) -> Result<ExportedProperty, BusError> {
             find(interfaceName).flatMap { interface in
                 guard let match = interface.properties.first(where: { $0.name.rawValue == name }) else {
-                    return .failure(BusError(.unknownProperty, "\(interfaceName) has no property \(name)"))
+                    return .failure(BusError(.unknownProperty, "\(interfaceName) has no property \(name.prefix(255))"))
                 }
                 return .success(match)
             }

@@ -97,7 +97,7 @@ public enum BrokerDaemon {
         waitFor { done in
             if !connection.loop.execute({ tracker.stop(); done(()) }) { done(()) }
         }
-        return shutDown(connection, store, exitCode: reason == .busLost ? 1 : 0)
+        return shutDown(connection, store, controller: controller, exitCode: reason == .busLost ? 1 : 0)
     }
 
     private static func openStore(at path: String, log: Log) -> HistoryStore? {
@@ -137,10 +137,17 @@ public enum BrokerDaemon {
         }
     }
 
-    private static func shutDown(_ connection: BusConnection, _ store: HistoryStore, exitCode: Int32) -> Int32 {
+    private static func shutDown(_ connection: BusConnection, _ store: HistoryStore, controller: BrokerController? = nil,
+                                 exitCode: Int32) -> Int32 {
         // The store runs its queued jobs before closing; their completions may still emit
         // signals, so the connection closes (and flushes) after it.
         store.close()
+        if let controller {
+            // After the store's last completions: says what could not be written, if anything.
+            waitFor { done in
+                if !connection.loop.execute({ controller.stop(); done(()) }) { done(()) }
+            }
+        }
         connection.close()
         return exitCode
     }

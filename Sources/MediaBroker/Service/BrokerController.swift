@@ -41,33 +41,104 @@ public final class BrokerController: @unchecked Sendable {
 
     // MARK: Recording
 
+    /// A record the store could not take for a reason that may pass (disk full, read-only,
+    /// I/O error, locked): kept in memory and retried.
+    private struct PendingRecord {
+        var asset: MediaAsset
+        var openKey: String?
+        var completion: (@Sendable (Result<InsertOutcome, StoreError>) -> Void)?
+    }
+
+    /// Records waiting for the store to take them again, oldest first; never more than
+    /// ``maximumPending``. A timer runs only while this is not empty.
+    private var pending: [PendingRecord] = []
+    private var retryTimer: TimerToken?
+    private var retryDelay = BrokerController.firstRetryDelay
+    /// How many records may wait in memory (each is one asset: a few KiB at the most).
+    static let maximumPending = 1000
+    static let firstRetryDelay: Duration = .seconds(1)
+    static let longestRetryDelay: Duration = .seconds(60)
+
     /// Stores a finished listen (removing its open record in the same transaction when `openKey`
     /// is given) and announces it with `MediaAdded` once it is on disk. A second delivery of the
     /// same listen is stored once and announced once.
+    ///
+    /// When the store fails for a reason that may pass (``StoreError/isTransient``: a full or
+    /// read-only disk), the asset is kept in memory and retried with a growing delay, and
+    /// `completion` runs only once it is stored — a `Donate` caller gets its id only for an asset
+    /// on disk. Any other failure is logged and handed to `completion` at once.
     func record(_ asset: MediaAsset, openKey: String?, completion: (@Sendable (Result<InsertOutcome, StoreError>) -> Void)? = nil) {
+        guard let bounded = asset.bounded else {
+            log.warning("not recording a listen from an app whose id is empty or longer than \(BrokerContract.maximumAppIDLength) bytes")
+            if let openKey { store.removeOpenListen(key: openKey) { _ in } }
+            completion?(.failure(.sqlite(SQLiteError(code: .constraint, message: "the app id is empty or too long"))))
+            return
+        }
+        attempt(PendingRecord(asset: bounded, openKey: openKey, completion: completion))
+    }
+
+    private func attempt(_ record: PendingRecord) {
         let finish: @Sendable (Result<InsertOutcome, StoreError>) -> Void = { [self] result in
             connection.loop.execute { [self] in
                 switch result {
                 case .success(let outcome):
                     if outcome.wasNew {
-                        var stored = asset
+                        var stored = record.asset
                         stored.id = outcome.id
-                        log.debug("recorded \"\(asset.title)\" from \(asset.appID)")
+                        log.debug("recorded \"\(record.asset.title)\" from \(record.asset.appID)")
                         try? connection.emit(SignalEmission(path: BrokerContract.objectPath, interface: BrokerContract.interface,
                                                             member: "MediaAdded", arguments: [stored.fields]))
-                        scheduleRetention(forAssetStarted: asset.started)
+                        scheduleRetention(forAssetStarted: record.asset.started)
                     }
+                    if retryDelay != Self.firstRetryDelay {
+                        retryDelay = Self.firstRetryDelay
+                        log.info("the history can be written again\(pending.isEmpty ? "" : "; \(pending.count) assets still waiting")")
+                    }
+                case .failure(let error) where error.isTransient:
+                    keep(record, after: error)
+                    return
                 case .failure(let error):
-                    log.error("could not record a listen from \(asset.appID): \(error)")
+                    log.error("could not record a listen from \(record.asset.appID): \(error)")
                 }
-                completion?(result)
+                record.completion?(result)
             }
         }
-        if let openKey {
-            store.finishOpenListen(key: openKey, asset: asset, completion: finish)
+        if let openKey = record.openKey {
+            store.finishOpenListen(key: openKey, asset: record.asset, completion: finish)
         } else {
-            store.insert(asset, completion: finish)
+            store.insert(record.asset, completion: finish)
         }
+    }
+
+    /// Holds a record the store refused for now, and makes sure a retry is scheduled.
+    private func keep(_ record: PendingRecord, after error: StoreError) {
+        guard pending.count < Self.maximumPending else {
+            log.error("could not record \"\(record.asset.title)\" from \(record.asset.appID): \(error); \(pending.count) assets already wait in memory, so this one is dropped")
+            record.completion?(.failure(error))
+            return
+        }
+        pending.append(record)
+        guard retryTimer == nil else { return }
+        let delay = retryDelay
+        retryDelay = min(retryDelay * 2, Self.longestRetryDelay)
+        log.warning("cannot write the history (\(error)); \(pending.count) assets kept in memory, retrying in \(delay.components.seconds) s")
+        retryTimer = connection.schedule(after: delay) { [self] in
+            retryTimer = nil
+            let waiting = pending
+            pending.removeAll()
+            waiting.forEach(attempt)
+        }
+    }
+
+    /// What could not be written by the time the broker stops is lost from memory; a listen's
+    /// checkpoint is still on disk and is finished by the next start. Call on the connection's thread.
+    func stop() {
+        retryTimer?.cancel()
+        retryTimer = nil
+        guard !pending.isEmpty else { return }
+        log.error("stopping with \(pending.count) assets that could not be written (\(pending.filter { $0.openKey != nil }.count) of them listens whose checkpoints the next start finishes)")
+        for record in pending { record.completion?(.failure(.closed)) }
+        pending.removeAll()
     }
 
     // MARK: Settings
@@ -170,7 +241,7 @@ public final class BrokerController: @unchecked Sendable {
 
     func nowPlaying() -> [MediaAsset] {
         guard settings.mediaEnabled else { return [] }
-        return (tracker?.nowPlaying() ?? []).filter { settings.allows($0.appID) }
+        return (tracker?.nowPlaying() ?? []).filter { settings.allows($0.appID) }.compactMap(\.bounded)
     }
 
     func apps(_ call: MethodInvocation) {
@@ -194,7 +265,7 @@ public final class BrokerController: @unchecked Sendable {
                 fields["last_seen"] = .int64(summary.lastSeen)
                 byID[summary.appID] = fields
             }
-            for player in live { byID[player.appID] = entry(player.appID) }
+            for player in live where player.appID.utf8.count <= BrokerContract.maximumAppIDLength { byID[player.appID] = entry(player.appID) }
             for (app, source) in settings.optOuts {
                 var fields = entry(app)
                 fields["opted_out"] = .boolean(true)

@@ -27,7 +27,8 @@ extension RecentQuery {
                 }
                 beforeID = id
             default:
-                throw .invalidArgs("unknown filter key '\(key)' (known: since, until, limit, app_id, before_id)")
+                // Only the start of the key is echoed: an error reply must not grow with the input.
+                throw .invalidArgs("unknown filter key '\(key.prefix(64))' (known: since, until, limit, app_id, before_id)")
             }
         }
         if let since, let until, since > until {

@@ -1,0 +1,250 @@
+// libFuzzer entry point: hostile bytes into everything a player or a client can reach without a
+// file — message unmarshalling, MPRIS metadata decoding, the listening state machine, RecentMedia's
+// filter, Donate's fields, the stored settings. Built and run by `Fuzz/run`.
+//
+// The first byte picks a target; the rest is `FuzzInput`'s format (or raw bytes, for the wire and
+// settings targets). Besides "no crash, no sanitizer report", each target checks what its callers
+// rely on — bounds, invariants, round trips — and `abort()`s when one fails, which libFuzzer keeps
+// as a crash.
+
+@testable import SwiftDBus
+internal import CDBus
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+    var input = FuzzInput(bytes)
+    switch input.byte() % 8 {
+    case 0: fuzzMetadata(&input)
+    case 1: fuzzListening(&input)
+    case 2: fuzzRecentQuery(&input)
+    case 3: fuzzDonation(&input)
+    case 4: fuzzSettings(Array(bytes.dropFirst()))
+    case 5: fuzzSingleValues(&input)
+    case 6: fuzzWire(Array(bytes.dropFirst()))
+    default: fuzzMarshalling(&input)
+    }
+    return 0
+}
+
+/// A failed expectation: print it and abort, so libFuzzer saves the input.
+func expect(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String) {
+    if !condition() {
+        let line = "fuzz expectation failed: \(message())\n"
+        _ = line.withCString { write(2, $0, strlen($0)) }
+        abort()
+    }
+}
+
+typealias Limits = TrackMetadata.Limits
+
+func expectBounded(_ metadata: TrackMetadata) {
+    for text in [metadata.title, metadata.album].compactMap({ $0 }) + metadata.artists + metadata.albumArtists + metadata.genres {
+        expect(!text.isEmpty && text.utf8.count <= Limits.maxTextBytes, "text out of bounds: \(text.utf8.count) bytes")
+    }
+    expect(metadata.artists.count <= Limits.maxArtists, "\(metadata.artists.count) artists")
+    expect(metadata.albumArtists.count <= Limits.maxArtists, "\(metadata.albumArtists.count) album artists")
+    expect(metadata.genres.count <= Limits.maxGenres, "\(metadata.genres.count) genres")
+    expect((metadata.trackID?.utf8.count ?? 0) <= Limits.maxTrackIDBytes, "track id too long")
+    expect((metadata.url?.utf8.count ?? 0) <= Limits.maxURLBytes, "url too long")
+    if let length = metadata.length { expect((Limits.minLength...Limits.maxLength).contains(length), "length \(length)") }
+}
+
+// MARK: Metadata
+
+func fuzzMetadata(_ input: inout FuzzInput) {
+    let value = input.value()
+    let metadata = TrackMetadata.decode(value)
+    expectBounded(metadata)
+    if let map = try? value.vardict() {
+        expect(TrackMetadata.decode(map) == metadata, "decode(value) and decode(map) differ")
+    }
+    // Decoding what was decoded changes nothing: cleaning is idempotent.
+    var again: [String: DBusValue] = [:]
+    if let trackID = metadata.trackID { again[TrackMetadata.Key.trackID] = .string(trackID) }
+    if let title = metadata.title { again[TrackMetadata.Key.title] = .string(title) }
+    if !metadata.artists.isEmpty { again[TrackMetadata.Key.artist] = .strings(metadata.artists) }
+    if let album = metadata.album { again[TrackMetadata.Key.album] = .string(album) }
+    if !metadata.albumArtists.isEmpty { again[TrackMetadata.Key.albumArtist] = .strings(metadata.albumArtists) }
+    if !metadata.genres.isEmpty { again[TrackMetadata.Key.genre] = .strings(metadata.genres) }
+    if let url = metadata.url { again[TrackMetadata.Key.url] = .string(url) }
+    if let length = metadata.length { again[TrackMetadata.Key.length] = .int64(length) }
+    if metadata.isExcluded { again[TrackMetadata.Key.exclude] = .boolean(true) }
+    expect(TrackMetadata.decode(again) == metadata, "re-decoding the decoded metadata changed it")
+    _ = PlayerEvent.metadata(mpris: value)
+}
+
+func fuzzSingleValues(_ input: inout FuzzInput) {
+    while !input.isAtEnd {
+        let value = input.value()
+        _ = PlaybackStatus(mpris: value)
+        if case .rate(let rate)? = PlayerEvent.rate(mpris: value) { _ = PlayerListening.countedRate(rate) }
+        _ = PlayerEvent.seeked(mpris: value)
+        _ = TrackMetadata.excludeFlag(value)
+        _ = TrackMetadata.microseconds(value)
+        _ = try? value.strings()
+        _ = try? value.integer(as: Int64.self)
+        _ = try? value.integer(as: UInt32.self)
+    }
+}
+
+// MARK: Listening
+
+/// An event script: rule, checkpoint interval, then (time step, event) pairs until the input ends.
+/// The effects must stay a coherent sequence of store operations whatever the player says and
+/// whenever it says it (the invariants of `ListeningInvariantTests`, on arbitrary input).
+func fuzzListening(_ input: inout FuzzInput) {
+    let rules: [ListenRule] = [.lastFM, .minimum(seconds: 2), .minimum(0), .minimum(Microseconds(input.integer(UInt32.self)))]
+    let rule = rules[Int(input.byte()) % rules.count]
+    let intervals: [Microseconds?] = [nil, 60_000_000, PlayerListening.defaultCheckpointInterval, 1]
+    var listening = PlayerListening(rule: rule, checkpointInterval: intervals[Int(input.byte()) % intervals.count])
+    var now: Microseconds = 1_700_000_000_000_000
+    var open: String?
+    var keys: Set<String> = []
+    var steps = 0
+    while !input.isAtEnd && steps < 2_000 {
+        steps += 1
+        switch input.byte() % 16 {
+        case 0: now = .max
+        case 1: now = .min
+        case 2: now = now &- Microseconds(input.integer(UInt32.self))  // the clock steps back
+        case 3, 4, 5: break
+        case 6: now = Clock.add(now, Microseconds(input.integer(UInt64.self) >> 20))
+        default: now = Clock.add(now, Microseconds(input.integer(UInt16.self)) * 10_000)
+        }
+        let event: PlayerEvent?
+        switch input.byte() % 11 {
+        case 0: event = PlayerEvent.playbackStatus(mpris: input.value()) ?? .playbackStatus(PlaybackStatus.allCases[Int(input.byte()) % 3])
+        case 1: event = .playbackStatus(PlaybackStatus.allCases[Int(input.byte()) % 3])
+        case 2, 3: event = PlayerEvent.metadata(mpris: input.value())
+        case 4: event = PlayerEvent.rate(mpris: input.value())
+        case 5: event = PlayerEvent.seeked(mpris: input.value())
+        case 6, 7: event = .tick
+        case 8: event = .discard
+        case 9: event = .playerGone
+        default: event = .brokerStopping
+        }
+        guard let event else { continue }
+        let effects = listening.handle(event, at: now)
+        for effect in effects {
+            let listen = effect.listen
+            let context = "step \(steps) \(event) → \(effect)"
+            expect(listen.started <= listen.ended, "started after ended: \(context)")
+            expect(listen.listened >= 0, "negative listened: \(context)")
+            expectBounded(listen.metadata)
+            switch effect {
+            case .opened:
+                expect(open == nil, "opened while another is open: \(context)")
+                expect(!keys.contains(listen.key), "a key used twice: \(context)")
+                expect(listen.metadata.isRecordable, "opened an unrecordable listen: \(context)")
+                open = listen.key
+                keys.insert(listen.key)
+            case .checkpoint:
+                expect(open == listen.key, "checkpoint of a listen not open: \(context)")
+                expect(listen.metadata.isRecordable, "checkpoint of an unrecordable listen: \(context)")
+            case .finished:
+                expect(open == listen.key, "finished a listen not open: \(context)")
+                expect(rule.qualifies(listened: listen.listened, length: listen.length), "finished a listen that does not qualify: \(context)")
+                let asset = listen.asset(appID: "app", appName: nil, appIcon: nil)
+                expect(asset != nil, "a finished listen makes no asset: \(context)")
+                if let asset { checkMarshals(asset.fields, "a finished listen's asset") }
+                open = nil
+            case .dropped(_, let reason):
+                expect(open == listen.key, "dropped a listen not open: \(context)")
+                if reason == .tooShort {
+                    expect(!rule.qualifies(listened: listen.listened, length: listen.length), "dropped as too short but qualifies: \(context)")
+                }
+                open = nil
+            }
+        }
+        expect(listening.current?.key == open, "current disagrees with the effects at step \(steps)")
+        if let deadline = listening.nextDeadline(at: now) { expect(deadline >= now, "a deadline in the past at step \(steps)") }
+        if let current = listening.current(at: now) { expect(current.listened >= 0, "current listened < 0") }
+        switch event {
+        case .playbackStatus, .metadata, .rate:
+            expect(listening.handle(event, at: now).isEmpty, "a repeated \(event) changed something")
+        default: break
+        }
+    }
+}
+
+// MARK: Client input
+
+func fuzzRecentQuery(_ input: inout FuzzInput) {
+    let filter = input.dictionary()
+    guard let query = try? RecentQuery(filter: filter) else { return }
+    expect((1...BrokerContract.maximumLimit).contains(query.limit), "limit \(query.limit)")
+    if let since = query.since, let until = query.until { expect(since <= until, "since after until") }
+    if let since = query.since { expect(since >= 0, "negative since") }
+    if let app = query.appID { expect(!app.isEmpty && app.utf8.count <= BrokerContract.maximumAppIDLength, "app_id bounds") }
+    if let before = query.beforeID { expect(before > 0, "before_id \(before)") }
+}
+
+func fuzzDonation(_ input: inout FuzzInput) {
+    let now = Microseconds(input.integer(UInt64.self) >> 2)
+    let fields = input.dictionary()
+    guard let asset = try? MediaAsset(donation: fields, now: now) else { return }
+    expect(!asset.title.isEmpty && asset.title.utf8.count <= Limits.maxTextBytes, "title bounds")
+    expect(!asset.appID.isEmpty && asset.appID.utf8.count <= BrokerContract.maximumAppIDLength, "app_id bounds")
+    expect(asset.artists.count <= Limits.maxArtists, "artists bounds")
+    expect(asset.started <= now &+ 60_000_000, "started in the future")
+    expect(asset.ended >= asset.started, "ended before started")
+    expect(asset.source == .donation, "source")
+    checkMarshals(asset.fields, "a donated asset")
+}
+
+func fuzzSettings(_ bytes: [UInt8]) {
+    let text = String(decoding: bytes, as: UTF8.self)
+    guard let settings = try? PrivacySettings(decoding: text) else { return }
+    expect(settings.retentionDays <= PrivacySettings.maximumRetentionDays, "retention \(settings.retentionDays)")
+    let again = try? PrivacySettings(decoding: settings.encoded)
+    expect(again == settings, "settings do not survive encoding: \(settings)")
+}
+
+// MARK: The wire
+
+/// Whatever a decoded value is, the broker must be able to send it (or refuse it in `check`).
+func checkMarshals(_ value: DBusValue, _ what: String) {
+    do {
+        try Marshalling.check([value])
+    } catch {
+        expect(false, "\(what) cannot be sent: \(error)")
+    }
+}
+
+/// Raw bytes as a D-Bus message on the wire: libdbus validates it, then the broker's reader turns
+/// its body into values, and the metadata decoder reads each one.
+func fuzzWire(_ bytes: [UInt8]) {
+    var error = DBusError()
+    dbus_error_init(&error)
+    defer { dbus_error_free(&error) }
+    let message = bytes.withUnsafeBufferPointer { buffer in
+        buffer.baseAddress.map { base in
+            base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { dbus_message_demarshal($0, Int32(buffer.count), &error) }
+        } ?? nil
+    }
+    guard let message else { return }
+    defer { dbus_message_unref(message) }
+    guard let values = try? Marshalling.read(message) else { return }
+    for value in values {
+        expectBounded(TrackMetadata.decode(value))
+        // What arrived from libdbus can be sent again.
+        checkMarshals(value, "a value read from the wire")
+    }
+}
+
+/// A value built from the fuzz format, checked, appended to a real message and read back: what the
+/// broker sends is what a peer reads.
+func fuzzMarshalling(_ input: inout FuzzInput) {
+    let values = (0..<Int(input.byte() % 4 + 1)).map { _ in input.value() }
+    guard (try? Marshalling.check(values)) != nil else { return }
+    guard let message = dbus_message_new_signal("/fuzz", "org.fuzz", "Value") else { return }
+    defer { dbus_message_unref(message) }
+    guard Marshalling.append(values, to: message) else { return }
+    let back = try? Marshalling.read(message)
+    expect(back?.map(\.signature) == values.map(\.signature), "signatures changed on the way through a message")
+    for value in back ?? [] { expectBounded(TrackMetadata.decode(value)) }
+}

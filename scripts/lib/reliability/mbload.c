@@ -1,0 +1,339 @@
+/* Load generator for scripts/reliability (issue 6 §3): talks to a broker on the session bus named
+ * by DBUS_SESSION_BUS_ADDRESS. Plain libdbus, so it is as fast as the bus and needs no Swift.
+ *
+ *   mbload flood RATE SECONDS TRACK_SECONDS
+ *       one MPRIS player (org.mpris.MediaPlayer2.flood) sending RATE PropertiesChanged a second for
+ *       SECONDS: identical Metadata and status repeats and Volume changes, the floods real players
+ *       send (quirk 8) — and a real new track every TRACK_SECONDS. It answers Get/GetAll. Prints
+ *       "sent N signals (R/s), real listens L" and the titles of the real listens, one per line
+ *       prefixed "listen: ".
+ *   mbload churn PLAYERS WAVE LISTEN_MS
+ *       PLAYERS players (org.mpris.MediaPlayer2.churnK) in waves of WAVE at once: each appears, plays
+ *       one track for LISTEN_MS, stops and vanishes. Prints the titles like flood.
+ *   mbload clients CLIENTS SECONDS
+ *       CLIENTS connections, one thread each, calling RecentMedia({limit: 50}) in a loop for
+ *       SECONDS. Prints "calls N failures F p50 A ms p99 B ms max C ms".
+ *
+ * Every loop is bounded in count and time, and the tool only ever talks to the bus it is given.
+ */
+#include <dbus/dbus.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static double now_seconds(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static DBusConnection *connect_bus(void) {
+    DBusError error;
+    dbus_error_init(&error);
+    const char *address = getenv("DBUS_SESSION_BUS_ADDRESS");
+    if (!address) { fprintf(stderr, "mbload: DBUS_SESSION_BUS_ADDRESS is not set\n"); exit(2); }
+    DBusConnection *c = dbus_connection_open_private(address, &error);
+    if (!c || !dbus_bus_register(c, &error)) {
+        fprintf(stderr, "mbload: cannot connect: %s\n", error.message ? error.message : "?");
+        exit(1);
+    }
+    dbus_connection_set_exit_on_disconnect(c, FALSE);
+    return c;
+}
+
+static void own(DBusConnection *c, const char *name) {
+    DBusError error;
+    dbus_error_init(&error);
+    int r = dbus_bus_request_name(c, name, DBUS_NAME_FLAG_DO_NOT_QUEUE, &error);
+    if (r != DBUS_REQUEST_NAME_REPLY_PRIMARY_OWNER) {
+        fprintf(stderr, "mbload: cannot own %s: %s\n", name, error.message ? error.message : "?");
+        exit(1);
+    }
+}
+
+/* --- Building MPRIS values --------------------------------------------------------------- */
+
+/* One `{sv}` entry holding a basic value of TYPE (signature SIG) at VALUE. */
+static void entry_basic(DBusMessageIter *dict, const char *key, int type, const char *sig, const void *value) {
+    DBusMessageIter e, v;
+    dbus_message_iter_open_container(dict, DBUS_TYPE_DICT_ENTRY, NULL, &e);
+    dbus_message_iter_append_basic(&e, DBUS_TYPE_STRING, &key);
+    dbus_message_iter_open_container(&e, DBUS_TYPE_VARIANT, sig, &v);
+    dbus_message_iter_append_basic(&v, type, value);
+    dbus_message_iter_close_container(&e, &v);
+    dbus_message_iter_close_container(dict, &e);
+}
+
+static void entry_string(DBusMessageIter *dict, const char *key, const char *value) {
+    entry_basic(dict, key, DBUS_TYPE_STRING, "s", &value);
+}
+
+static void entry_double(DBusMessageIter *dict, const char *key, double value) {
+    entry_basic(dict, key, DBUS_TYPE_DOUBLE, "d", &value);
+}
+
+/* "Metadata": a{sv} with title, artist list, album, length and trackid. */
+static void entry_metadata(DBusMessageIter *dict, const char *title) {
+    DBusMessageIter e, v, m, me, mv, list;
+    const char *key = "Metadata";
+    dbus_message_iter_open_container(dict, DBUS_TYPE_DICT_ENTRY, NULL, &e);
+    dbus_message_iter_append_basic(&e, DBUS_TYPE_STRING, &key);
+    dbus_message_iter_open_container(&e, DBUS_TYPE_VARIANT, "a{sv}", &v);
+    dbus_message_iter_open_container(&v, DBUS_TYPE_ARRAY, "{sv}", &m);
+    entry_string(&m, "xesam:title", title);
+    entry_string(&m, "xesam:album", "Storm");
+    const char *artist_key = "xesam:artist", *artist = "Load Generator";
+    dbus_message_iter_open_container(&m, DBUS_TYPE_DICT_ENTRY, NULL, &me);
+    dbus_message_iter_append_basic(&me, DBUS_TYPE_STRING, &artist_key);
+    dbus_message_iter_open_container(&me, DBUS_TYPE_VARIANT, "as", &mv);
+    dbus_message_iter_open_container(&mv, DBUS_TYPE_ARRAY, "s", &list);
+    dbus_message_iter_append_basic(&list, DBUS_TYPE_STRING, &artist);
+    dbus_message_iter_close_container(&mv, &list);
+    dbus_message_iter_close_container(&me, &mv);
+    dbus_message_iter_close_container(&m, &me);
+    dbus_int64_t length = 600000000;
+    entry_basic(&m, "mpris:length", DBUS_TYPE_INT64, "x", &length);
+    dbus_message_iter_close_container(&v, &m);
+    dbus_message_iter_close_container(&e, &v);
+    dbus_message_iter_close_container(dict, &e);
+}
+
+struct player_state {
+    char title[128];
+    const char *status;
+    double volume;
+};
+
+static void append_properties(DBusMessageIter *dict, const struct player_state *s, int metadata, int status, int volume) {
+    if (metadata) entry_metadata(dict, s->title);
+    if (status) entry_string(dict, "PlaybackStatus", s->status);
+    if (volume) entry_double(dict, "Volume", s->volume);
+}
+
+static void send_changed(DBusConnection *c, const struct player_state *s, int metadata, int status, int volume) {
+    DBusMessage *m = dbus_message_new_signal("/org/mpris/MediaPlayer2", "org.freedesktop.DBus.Properties", "PropertiesChanged");
+    DBusMessageIter it, dict, inv;
+    const char *interface = "org.mpris.MediaPlayer2.Player";
+    dbus_message_iter_init_append(m, &it);
+    dbus_message_iter_append_basic(&it, DBUS_TYPE_STRING, &interface);
+    dbus_message_iter_open_container(&it, DBUS_TYPE_ARRAY, "{sv}", &dict);
+    append_properties(&dict, s, metadata, status, volume);
+    dbus_message_iter_close_container(&it, &dict);
+    dbus_message_iter_open_container(&it, DBUS_TYPE_ARRAY, "s", &inv);
+    dbus_message_iter_close_container(&it, &inv);
+    dbus_connection_send(c, m, NULL);
+    dbus_message_unref(m);
+}
+
+/* Answers Get/GetAll of the Player interface (the broker reads them on discovery); any other call
+ * gets UnknownMethod. Non-blocking: handles what has arrived. */
+static void answer_calls(DBusConnection *c, const struct player_state *s) {
+    dbus_connection_read_write(c, 0);
+    DBusMessage *m;
+    while ((m = dbus_connection_pop_message(c))) {
+        if (dbus_message_get_type(m) == DBUS_MESSAGE_TYPE_METHOD_CALL) {
+            DBusMessage *reply;
+            if (dbus_message_is_method_call(m, "org.freedesktop.DBus.Properties", "GetAll")) {
+                reply = dbus_message_new_method_return(m);
+                DBusMessageIter it, dict;
+                dbus_message_iter_init_append(reply, &it);
+                dbus_message_iter_open_container(&it, DBUS_TYPE_ARRAY, "{sv}", &dict);
+                const char *wanted = "";
+                dbus_message_get_args(m, NULL, DBUS_TYPE_STRING, &wanted, DBUS_TYPE_INVALID);
+                if (strcmp(wanted, "org.mpris.MediaPlayer2.Player") == 0) {
+                    append_properties(&dict, s, 1, 1, 1);
+                    entry_double(&dict, "Rate", 1.0);
+                } else {
+                    entry_string(&dict, "Identity", "mbload");
+                }
+                dbus_message_iter_close_container(&it, &dict);
+            } else {
+                reply = dbus_message_new_error(m, DBUS_ERROR_UNKNOWN_METHOD, "mbload answers GetAll only");
+            }
+            dbus_connection_send(c, reply, NULL);
+            dbus_message_unref(reply);
+        }
+        dbus_message_unref(m);
+    }
+}
+
+/* --- flood ------------------------------------------------------------------------------- */
+
+static int flood(int rate, int seconds, double track_seconds) {
+    DBusConnection *c = connect_bus();
+    struct player_state s = {.status = "Stopped", .volume = 0.5};
+    snprintf(s.title, sizeof s.title, "nothing yet");
+    own(c, "org.mpris.MediaPlayer2.flood");
+    answer_calls(c, &s);
+    usleep(200000);  /* let the broker read the player before the storm */
+    double start = now_seconds(), next_track = start;
+    long sent = 0;
+    int listens = 0;
+    char titles[4096][64];
+    while (now_seconds() - start < seconds) {
+        double t = now_seconds();
+        if (t >= next_track && listens < 4096) {
+            snprintf(s.title, sizeof s.title, "storm %d", listens);
+            snprintf(titles[listens], sizeof titles[0], "%s", s.title);
+            listens++;
+            s.status = "Playing";
+            send_changed(c, &s, 1, 1, 0);
+            sent++;
+            next_track += track_seconds;
+        }
+        /* The flood itself: due = rate × elapsed; send what is due in this millisecond. */
+        long due = (long)((t - start) * rate);
+        for (int burst = 0; sent < due && burst < 200; burst++, sent++) {
+            switch (sent % 3) {
+            case 0: send_changed(c, &s, 1, 1, 0); break;     /* an identical repeat */
+            case 1: s.volume = (sent % 100) / 100.0; send_changed(c, &s, 0, 0, 1); break;
+            default: send_changed(c, &s, 0, 1, 0); break;    /* status again */
+            }
+        }
+        answer_calls(c, &s);
+        dbus_connection_flush(c);
+        usleep(1000);
+    }
+    double elapsed = now_seconds() - start;
+    /* The last track is heard for a full TRACK_SECONDS too, then the player stops and leaves. */
+    while (now_seconds() < next_track) { answer_calls(c, &s); usleep(10000); }
+    s.status = "Stopped";
+    send_changed(c, &s, 0, 1, 0);
+    dbus_connection_flush(c);
+    usleep(300000);
+    printf("sent %ld signals in %.1f s (%.0f/s), real listens %d\n", sent, elapsed, sent / elapsed, listens);
+    for (int i = 0; i < listens; i++) printf("listen: %s\n", titles[i]);
+    dbus_connection_close(c);
+    dbus_connection_unref(c);
+    return 0;
+}
+
+/* --- churn ------------------------------------------------------------------------------- */
+
+static int churn(int players, int wave, int listen_ms) {
+    int made = 0;
+    while (made < players) {
+        int n = players - made < wave ? players - made : wave;
+        DBusConnection *c[n];
+        struct player_state s[n];
+        for (int i = 0; i < n; i++) {
+            char name[128];
+            c[i] = connect_bus();
+            s[i] = (struct player_state){.status = "Playing", .volume = 1};
+            snprintf(s[i].title, sizeof s[i].title, "churn %d", made + i);
+            snprintf(name, sizeof name, "org.mpris.MediaPlayer2.churn%d", made + i);
+            own(c[i], name);
+            send_changed(c[i], &s[i], 1, 1, 0);
+            dbus_connection_flush(c[i]);
+        }
+        double until = now_seconds() + listen_ms / 1000.0;
+        while (now_seconds() < until) {
+            for (int i = 0; i < n; i++) answer_calls(c[i], &s[i]);
+            usleep(5000);
+        }
+        for (int i = 0; i < n; i++) {
+            s[i].status = "Stopped";
+            send_changed(c[i], &s[i], 0, 1, 0);
+            dbus_connection_flush(c[i]);
+            answer_calls(c[i], &s[i]);
+            dbus_connection_close(c[i]);
+            dbus_connection_unref(c[i]);
+            printf("listen: churn %d\n", made + i);
+        }
+        made += n;
+    }
+    printf("players %d\n", made);
+    return 0;
+}
+
+/* --- clients ----------------------------------------------------------------------------- */
+
+struct client_result {
+    double seconds;
+    long calls, failures;
+    double *latencies;  /* ms */
+    long capacity;
+};
+
+static void *client_loop(void *raw) {
+    struct client_result *r = raw;
+    DBusConnection *c = connect_bus();
+    double end = now_seconds() + r->seconds;
+    while (now_seconds() < end) {
+        DBusMessage *m = dbus_message_new_method_call("org.mediabroker.MediaBroker1", "/org/mediabroker/MediaBroker1",
+                                                      "org.mediabroker.MediaBroker1", "RecentMedia");
+        DBusMessageIter it, dict, e, v;
+        const char *key = "limit";
+        dbus_uint32_t limit = 50;
+        dbus_message_iter_init_append(m, &it);
+        dbus_message_iter_open_container(&it, DBUS_TYPE_ARRAY, "{sv}", &dict);
+        dbus_message_iter_open_container(&dict, DBUS_TYPE_DICT_ENTRY, NULL, &e);
+        dbus_message_iter_append_basic(&e, DBUS_TYPE_STRING, &key);
+        dbus_message_iter_open_container(&e, DBUS_TYPE_VARIANT, "u", &v);
+        dbus_message_iter_append_basic(&v, DBUS_TYPE_UINT32, &limit);
+        dbus_message_iter_close_container(&e, &v);
+        dbus_message_iter_close_container(&dict, &e);
+        dbus_message_iter_close_container(&it, &dict);
+        DBusError error;
+        dbus_error_init(&error);
+        double t0 = now_seconds();
+        DBusMessage *reply = dbus_connection_send_with_reply_and_block(c, m, 5000, &error);
+        double ms = (now_seconds() - t0) * 1000;
+        dbus_message_unref(m);
+        if (!reply) { r->failures++; dbus_error_free(&error); usleep(10000); continue; }
+        dbus_message_unref(reply);
+        if (r->calls == r->capacity) {
+            r->capacity = r->capacity ? r->capacity * 2 : 1024;
+            r->latencies = realloc(r->latencies, r->capacity * sizeof(double));
+        }
+        r->latencies[r->calls++] = ms;
+    }
+    dbus_connection_close(c);
+    dbus_connection_unref(c);
+    return NULL;
+}
+
+static int compare(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int clients(int n, double seconds) {
+    pthread_t threads[n];
+    struct client_result results[n];
+    memset(results, 0, sizeof results);
+    for (int i = 0; i < n; i++) {
+        results[i].seconds = seconds;
+        pthread_create(&threads[i], NULL, client_loop, &results[i]);
+    }
+    long calls = 0, failures = 0;
+    for (int i = 0; i < n; i++) {
+        pthread_join(threads[i], NULL);
+        calls += results[i].calls;
+        failures += results[i].failures;
+    }
+    double *all = malloc((calls ? calls : 1) * sizeof(double));
+    long k = 0;
+    for (int i = 0; i < n; i++) {
+        memcpy(all + k, results[i].latencies, results[i].calls * sizeof(double));
+        k += results[i].calls;
+        free(results[i].latencies);
+    }
+    qsort(all, calls, sizeof(double), compare);
+    double p50 = calls ? all[calls / 2] : 0, p99 = calls ? all[(long)(calls * 0.99)] : 0, max = calls ? all[calls - 1] : 0;
+    printf("calls %ld failures %ld p50 %.1f ms p99 %.1f ms max %.1f ms\n", calls, failures, p50, p99, max);
+    free(all);
+    return failures ? 1 : 0;
+}
+
+int main(int argc, char **argv) {
+    dbus_threads_init_default();
+    if (argc == 5 && strcmp(argv[1], "flood") == 0) return flood(atoi(argv[2]), atoi(argv[3]), atof(argv[4]));
+    if (argc == 5 && strcmp(argv[1], "churn") == 0) return churn(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));
+    if (argc == 4 && strcmp(argv[1], "clients") == 0) return clients(atoi(argv[2]), atof(argv[3]));
+    fprintf(stderr, "usage: mbload flood RATE SECONDS TRACK_SECONDS | churn PLAYERS WAVE LISTEN_MS | clients N SECONDS\n");
+    return 64;
+}
