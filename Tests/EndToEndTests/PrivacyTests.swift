@@ -24,7 +24,7 @@ import Testing
     /// Waits until the broker saw `player` reach `status`; after that, everything the player's
     /// earlier signals caused is queued in the store ahead of any later query.
     func waitUntil(_ client: MediaBrokerClient, sees player: ScriptedPlayer, as status: String) async throws {
-        try await TestSupport.waitUntil("the broker sees \(player.busName) \(status)") {
+        try TestSupport.waitUntil("the broker sees \(player.busName) \(status)") {
             try await client.status().players.contains { $0.busName == player.busName && $0.playbackStatus == status }
         }
     }
@@ -59,7 +59,7 @@ import Testing
         let player = try await ScriptedPlayer(bus: bus, name: "jukebox")
         try player.play(title: "Secret Song")
         try await waitUntil(client, sees: player, as: "Playing")
-        try await TestSupport.waitUntil("the listen is open on disk") { try openRows(broker) == 1 }
+        try TestSupport.waitUntil("the listen is open on disk") { try openRows(broker) == 1 }
 
         try await client.setAppOptedOut("jukebox", true)
         #expect(try openRows(broker) == 0, "the listen in progress is discarded, not kept")
@@ -235,15 +235,15 @@ import Testing
         #expect(try await client.retentionDays() == 90)
         // The default 90 days applies to new assets once the retention pass runs; setting 30 runs it now.
         try await client.setRetentionDays(30)
-        try await TestSupport.waitUntil("the old asset is gone") { try rows(broker, where: "title = 'Ancient'") == 0 }
+        try TestSupport.waitUntil("the old asset is gone") { try rows(broker, where: "title = 'Ancient'") == 0 }
         #expect(try rows(broker, where: "title = 'Recent'") == 1)
 
-        // At start: the setting survives a restart and is enforced at once.
+        // Changing it back and forth: 0 keeps everything, a smaller window expires at once.
         _ = try await client.donate(Donation(appID: "old", title: "Forty Days", started: Date(timeIntervalSinceNow: -40 * day)))
         try await client.setRetentionDays(0)
         #expect(try rows(broker, where: "title = 'Forty Days'") == 1, "0 keeps forever")
         try await client.setRetentionDays(30)
-        try await TestSupport.waitUntil("the forty-day asset is gone") { try rows(broker, where: "title = 'Forty Days'") == 0 }
+        try TestSupport.waitUntil("the forty-day asset is gone") { try rows(broker, where: "title = 'Forty Days'") == 0 }
     }
 
     @Test("settings survive kill -9 and a restart")
