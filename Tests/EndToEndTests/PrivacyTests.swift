@@ -24,7 +24,7 @@ import Testing
     /// Waits until the broker saw `player` reach `status`; after that, everything the player's
     /// earlier signals caused is queued in the store ahead of any later query.
     func waitUntil(_ client: MediaBrokerClient, sees player: ScriptedPlayer, as status: String) async throws {
-        try TestSupport.waitUntil("the broker sees \(player.busName) \(status)") {
+        try await TestSupport.waitUntil("the broker sees \(player.busName) \(status)") {
             try await client.status().players.contains { $0.busName == player.busName && $0.playbackStatus == status }
         }
     }
