@@ -301,8 +301,10 @@ public final class PlayerTracker: @unchecked Sendable {
         connection.call(call, timeout: .seconds(5)) { [self] result in
             guard players[player.uniqueName] === player else { return }
             if case .success(let reply) = result, let properties = try? reply.arguments.first?.vardict() {
-                player.identity = try? properties["Identity"]?.string()
-                player.desktopEntry = try? properties["DesktopEntry"]?.string()
+                // Bounded like metadata: a player's name and desktop id are peer data too.
+                player.identity = (try? properties["Identity"]?.string()).flatMap(TrackMetadata.cleanText)
+                player.desktopEntry = (try? properties["DesktopEntry"]?.string()).flatMap(TrackMetadata.cleanText)
+                    .flatMap { $0.utf8.count <= BrokerContract.maximumAppIDLength && !$0.contains("/") ? $0 : nil }
             }
             resolveApp(of: player)
         }
@@ -474,7 +476,7 @@ public final class PlayerTracker: @unchecked Sendable {
                 store.removeOpenListen(key: key) { _ in }
                 return
             }
-            guard let asset = asset(listen, of: player) else { return }
+            guard let asset = asset(listen, of: player)?.bounded else { return }
             store.saveOpenListen(key: key, asset: asset, checkpoint: listen.ended) { [log] result in
                 if case .failure(let error) = result { log.warning("could not checkpoint a listen: \(error)") }
             }
