@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import MediaBroker
 
@@ -94,18 +95,3 @@ func fill(
     return try await store.insert(contentsOf: assets)
 }
 
-/// A value shared between the store thread's completions and the test, behind an `NSLock` (which,
-/// unlike `Synchronization.Mutex` on Linux, ThreadSanitizer can see).
-// @unchecked Sendable: `value` is only touched with `lock` held.
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func withLock<T>(_ body: (inout Value) -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&value)
-    }
-}

@@ -5,13 +5,13 @@ import Foundation
 /// Not `Synchronization.Mutex`: on Linux it locks with futexes ThreadSanitizer cannot see, and
 /// these tests also run under `swift test --sanitize=thread`; `NSLock` is a pthread mutex.
 // @unchecked Sendable: `value` is read and written only inside `withLock`, with the lock held.
-final class Locked<Value: Sendable>: @unchecked Sendable {
+public final class Locked<Value: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value
 
-    init(_ value: Value) { self.value = value }
+    public init(_ value: Value) { self.value = value }
 
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)

@@ -1,16 +1,17 @@
 import Foundation
-import TestSupport
 
 /// Hands values from a bus handler (on the connection's thread) to a waiting test, in order.
-final class Mailbox<Value: Sendable>: Sendable {
+public final class Mailbox<Value: Sendable>: Sendable {
     private let items = Locked<[Value]>([])
 
-    func put(_ value: Value) { items.withLock { $0.append(value) } }
+    public init() {}
 
-    var count: Int { items.withLock { $0.count } }
+    public func put(_ value: Value) { items.withLock { $0.append(value) } }
+
+    public var count: Int { items.withLock { $0.count } }
 
     /// The oldest value, waiting up to `timeout` for one to arrive.
-    func take(timeout: Duration = .seconds(20)) async throws -> Value {
+    public func take(timeout: Duration = .seconds(20)) async throws -> Value {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
         while clock.now < deadline {
@@ -21,6 +22,6 @@ final class Mailbox<Value: Sendable>: Sendable {
     }
 }
 
-struct MailboxTimeout: Error, CustomStringConvertible {
-    var description: String { "nothing arrived before the deadline" }
+public struct MailboxTimeout: Error, CustomStringConvertible {
+    public var description: String { "nothing arrived before the deadline" }
 }
