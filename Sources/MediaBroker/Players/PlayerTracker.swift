@@ -1,7 +1,4 @@
 public import SwiftDBus
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Follows every MPRIS player on the bus and turns what each plays into listens.
 ///
@@ -100,7 +97,7 @@ public final class PlayerTracker: @unchecked Sendable {
         var appID: String {
             if let app { return app.appID }
             if let desktopEntry, !desktopEntry.isEmpty { return desktopEntry }
-            return busNames.sorted().first.map(PlayerTracker.stem(of:)) ?? "unknown"
+            return busNames.sorted().first.map(AppResolver.busNameStem) ?? "unknown"
         }
 
         var appName: String? { app?.appName ?? identity }
@@ -112,7 +109,7 @@ public final class PlayerTracker: @unchecked Sendable {
         /// a song twice, it just is not *preferred* against.
         var isProxy: Bool {
             busNames.contains { name in
-                let stem = PlayerTracker.stem(of: name)
+                let stem = AppResolver.busNameStem(name)
                 return stem.hasPrefix("kdeconnect") || stem == "plasma-browser-integration"
             }
         }
@@ -144,14 +141,6 @@ public final class PlayerTracker: @unchecked Sendable {
     func appID(ofPlayer uniqueName: String) -> String? {
         guard let player = players[uniqueName], !player.busNames.isEmpty else { return nil }
         return player.appID
-    }
-
-    /// `org.mpris.MediaPlayer2.vlc.instance7389` → `vlc`; `firefox.instance_1_66` → `firefox`.
-    static func stem(of busName: String) -> String {
-        let rest = busName.hasPrefix(mprisPrefix) ? String(busName.dropFirst(mprisPrefix.count)) : busName
-        var parts = rest.split(separator: ".").map(String.init)
-        if parts.count > 1, let last = parts.last, last.hasPrefix("instance") { parts.removeLast() }
-        return parts.joined(separator: ".")
     }
 
     // MARK: Starting
@@ -229,9 +218,8 @@ public final class PlayerTracker: @unchecked Sendable {
             let invalidated = (try? message.arguments[2].strings()) ?? []
             // A new track without its status: the player may not re-send PlaybackStatus (quirk 10),
             // so it is read again. Identical repeats (floods, quirk 8) never get here.
-            let newTrackWithoutStatus = changed["PlaybackStatus"] == nil
-                && changed["Metadata"].map { $0 != player.lastMetadata } == true
-            apply(changed, to: player)
+            let metadataChanged = apply(changed, to: player)
+            let newTrackWithoutStatus = metadataChanged && changed["PlaybackStatus"] == nil
             // Only-invalidated properties are re-read, not taken as cleared (quirk 11).
             let reread = invalidated.filter { ["Metadata", "PlaybackStatus", "Rate"].contains($0) && changed[$0] == nil }
             if !reread.isEmpty || newTrackWithoutStatus { readPlayerProperties(of: player) }
@@ -390,9 +378,13 @@ public final class PlayerTracker: @unchecked Sendable {
 
     /// Feeds the properties a player reported to its listening state, metadata first: a track
     /// change often arrives together with its status.
-    private func apply(_ properties: [String: DBusValue], to player: Player) {
+    /// Returns whether `Metadata` was new (not an identical repeat).
+    @discardableResult
+    private func apply(_ properties: [String: DBusValue], to player: Player) -> Bool {
+        var metadataChanged = false
         if let metadata = properties["Metadata"], metadata != player.lastMetadata {
             player.lastMetadata = metadata
+            metadataChanged = true
             handle(.metadata(mpris: metadata), for: player)
         }
         if let rate = properties["Rate"], rate != player.lastRate, let event = PlayerEvent.rate(mpris: rate) {
@@ -405,6 +397,7 @@ public final class PlayerTracker: @unchecked Sendable {
             handle(.playbackStatus(status), for: player)
             if changed || player.rereadTimer == nil { scheduleSafetyReread(of: player) }
         }
+        return metadataChanged
     }
 
     /// While a player plays, re-read it now and then: some never signal. Nothing runs while
@@ -422,11 +415,7 @@ public final class PlayerTracker: @unchecked Sendable {
 
     // MARK: Listens
 
-    private func now() -> Microseconds {
-        var spec = timespec()
-        clock_gettime(CLOCK_REALTIME, &spec)
-        return Int64(spec.tv_sec) * 1_000_000 + Int64(spec.tv_nsec) / 1000
-    }
+    private func now() -> Microseconds { WallClock.now }
 
     private func handle(_ event: PlayerEvent, for player: Player) {
         let effects = player.listening.handle(event, at: now())

@@ -1,7 +1,4 @@
 public import SwiftDBus
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The broker's decisions, behind its D-Bus object: the person's settings, recording assets and
 /// announcing them, purge and retention, donations and opt-outs.
@@ -33,11 +30,7 @@ public final class BrokerController: @unchecked Sendable {
         self.log = log
     }
 
-    static func now() -> Microseconds {
-        var spec = timespec()
-        clock_gettime(CLOCK_REALTIME, &spec)
-        return Int64(spec.tv_sec) * 1_000_000 + Int64(spec.tv_nsec) / 1000
-    }
+    static func now() -> Microseconds { WallClock.now }
 
     // MARK: Recording
 
@@ -386,15 +379,8 @@ extension PurgeScope {
             guard case .boolean(true) = value.unwrapped else { throw .invalidArgs("'all' must be the boolean true") }
             self = .all
         } else {
-            func instant(_ key: String) throws(BusError) -> Microseconds? {
-                guard let value = filter[key] else { return nil }
-                guard let micros = try? value.integer(as: Int64.self), micros >= 0 else {
-                    throw .invalidArgs("'\(key)' must be a time in microseconds since the Unix epoch")
-                }
-                return micros
-            }
-            let since = try instant("since")
-            let until = try instant("until")
+            let since = try filter["since"].map { value throws(BusError) in try RecentQuery.instant(value, "since") }
+            let until = try filter["until"].map { value throws(BusError) in try RecentQuery.instant(value, "until") }
             if let since, let until, since > until { throw .invalidArgs("'since' must not be after 'until'") }
             self = .range(since: since, until: until)
         }

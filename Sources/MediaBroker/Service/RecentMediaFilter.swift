@@ -36,7 +36,8 @@ extension RecentQuery {
         }
     }
 
-    private static func instant(_ value: DBusValue, _ key: String) throws(BusError) -> Microseconds {
+    /// A filter's instant: any integer type, microseconds since the epoch, not negative.
+    static func instant(_ value: DBusValue, _ key: String) throws(BusError) -> Microseconds {
         guard let micros = try? value.integer(as: Int64.self), micros >= 0 else {
             throw .invalidArgs("'\(key)' must be a time in microseconds since the Unix epoch (a non-negative integer)")
         }

@@ -1,0 +1,12 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The wall clock in the contract's unit: microseconds since the Unix epoch.
+enum WallClock {
+    static var now: Microseconds {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return Int64(spec.tv_sec) * 1_000_000 + Int64(spec.tv_nsec) / 1000
+    }
+}
