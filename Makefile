@@ -56,10 +56,10 @@ INSTALL_DIRS := $(DBUS_SERVICEDIR) $(SYSTEMD_USERUNITDIR) $(BINDIR) $(MAN1DIR) $
 
 all: build
 
-# SwiftPM decides what is out of date. `swift build` takes one --product, so one run each.
+# scripts/build links the Swift runtime into the executables (see there); SwiftPM decides what is
+# out of date.
 build:
-	$(SWIFT) build -c release --product media-broker
-	$(SWIFT) build -c release --product broker-ctl
+	SWIFT='$(SWIFT)' scripts/build >/dev/null
 
 $(BUILT):
 ifeq ($(BUILD_DIR),$(RELEASE_DIR))

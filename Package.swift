@@ -43,7 +43,7 @@ let package = Package(
         .testTarget(name: "BrokerCtlTests", dependencies: ["broker-ctl", "MediaDonationClient", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["MediaDonationClient", "SwiftDBus", "TestSupport", "media-broker", "broker-ctl"],
+            dependencies: ["MediaDonationClient", "MediaBroker", "SwiftDBus", "TestSupport", "media-broker", "broker-ctl"],
             swiftSettings: strict),
         .testTarget(name: "PackagingTests", dependencies: ["broker-ctl", "TestSupport", "media-broker"], swiftSettings: strict),
     ]

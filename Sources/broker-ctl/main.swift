@@ -1,6 +1,7 @@
 // The whole program: parse, connect, print, exit. Everything it does is in `BrokerCtl.run`, which
-// tests call with captured output instead of a process.
+// tests call with captured output instead of a process. No `await` up here: that would start the
+// concurrency runtime's thread pool, which a command that makes one call does not need
+// (see MainThreadExecutor).
 internal import Glibc
 
-let exitCode = await BrokerCtl.run(arguments: CommandLine.arguments, in: .live())
-exit(exitCode)
+exit(MainThreadExecutor.run { await BrokerCtl.run(arguments: CommandLine.arguments, in: .live()) })

@@ -9,6 +9,14 @@ let utc = TimeZone(secondsFromGMT: 0)!
 let plusTwo = TimeZone(secondsFromGMT: 2 * 3600)!
 let berlin = TimeZone(identifier: "Europe/Berlin")!
 
+/// Foundation's zones, for fixed offsets and real rules in tests. broker-ctl itself stays off
+/// `TimeZone` (see `UTCOffsetRule`).
+extension TimeZone: UTCOffsetRule {
+    func secondsFromUTC(at instant: Date) -> Int {
+        secondsFromGMT(for: instant)
+    }
+}
+
 /// An instant written as ISO-8601 with an offset, read by Foundation: an independent oracle for
 /// broker-ctl's own parsing.
 func instant(_ iso: String) -> Date {
@@ -193,7 +201,7 @@ func runBrokerCtl(
     let errors = CapturedText()
     let typed = Mutex(keyboard.answers[...])
     let environment = RunEnvironment(
-        variables: variables, now: fixedNow, timeZone: timeZone,
+        variable: { variables[$0] }, now: fixedNow, timeZone: timeZone,
         standardOutput: output.writer, standardError: errors.writer,
         connectToBroker: { () throws(MediaBrokerError) -> any BrokerService in
             if let connectionError { throw connectionError }

@@ -13,8 +13,33 @@ import Testing
         let second = try RunningBroker.launch(bus: bus, databasePath: data.appending("other.sqlite3"), arguments: [])
         #expect(try second.waitForExit(timeout: .seconds(10)) == .exited(1))
         #expect(second.standardError.contains("already owns org.mediabroker.MediaBroker1"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: data.path).isEmpty, "the second broker touched no history")
         #expect(first.process.isRunning)
         #expect(try first.stop() == .exited(0))
+    }
+
+    @Test("after a clean stop the next start trusts the file; after kill -9 the next start checks it in full")
+    func fullCheckOnlyAfterAnUncleanStop() async throws {
+        let bus = try PrivateBus.start()
+        let first = try RunningBroker(bus: bus)
+        let check = "checking \(first.databasePath) in full"
+        _ = try await first.client().donate(Donation(appID: "journal", title: "Kept"))
+        #expect(try first.stop() == .exited(0))
+        #expect(first.logLines(containing: check) == 0, "a new file has nothing to check")
+        let record = first.databasePath + ".clean-stop"
+        #expect(FileManager.default.fileExists(atPath: record), "a clean stop leaves its record")
+
+        let second = try first.restarted()
+        try second.process.waitForOutput(containing: "owns org.mediabroker.MediaBroker1", in: .standardError, timeout: .seconds(10))
+        #expect(second.logLines(containing: check) == 0, "the file is as the clean stop left it")
+        #expect(!FileManager.default.fileExists(atPath: record), "taken at start: a crash must not leave it behind")
+        second.process.signal(SIGKILL)
+        _ = try second.process.waitForExit(timeout: .seconds(10))
+
+        let third = try second.restarted()
+        try third.process.waitForOutput(containing: check, in: .standardError, timeout: .seconds(10))
+        #expect(try await third.client().recentMedia().map(\.title) == ["Kept"])
+        #expect(try third.stop() == .exited(0))
     }
 
     @Test("without a reachable bus the broker exits 1 with a message")

@@ -1,4 +1,5 @@
 import Foundation
+@testable import MediaBroker
 import MediaDonationClient
 import TestSupport
 import Testing
@@ -63,6 +64,65 @@ import Testing
 
         let broker = try first.restarted()
         try await expectMovedAside(broker, original: truncated)
+        #expect(try broker.stop() == .exited(0))
+    }
+
+    /// A stopped broker's history of `count` donations, its clean stop recorded.
+    func stoppedBroker(bus: PrivateBus, prefix: String, count: Int = 300) async throws -> RunningBroker {
+        let first = try RunningBroker(bus: bus, data: try TemporaryDirectory(prefix: prefix))
+        let client = try first.client()
+        for index in 0..<count {
+            _ = try await client.donate(Donation(appID: "journal", title: "Entry \(index) " + String(repeating: "x", count: 200)))
+        }
+        #expect(try first.stop() == .exited(0))
+        return first
+    }
+
+    /// Overwrites every leaf page of the assets table in place, as a failing disk would, and
+    /// returns the damaged file's bytes.
+    func damageAssetPages(of broker: RunningBroker) throws -> Data {
+        let numbers = try broker.sqlite("PRAGMA page_size; SELECT pageno FROM dbstat WHERE name = 'assets' AND pagetype = 'leaf';")
+            .split(separator: "\n").compactMap { Int($0) }
+        let pageSize = try #require(numbers.first)
+        #expect(numbers.count > 5, "too few pages to damage: \(numbers)")
+        let handle = try #require(FileHandle(forWritingAtPath: broker.databasePath))
+        for page in numbers.dropFirst() {
+            try handle.seek(toOffset: UInt64((page - 1) * pageSize))
+            try handle.write(contentsOf: Data(repeating: 0xA5, count: pageSize))
+        }
+        try handle.close()
+        return try #require(FileManager.default.contents(atPath: broker.databasePath))
+    }
+
+    @Test("a database damaged in place while no broker ran: checked in full at start, moved aside, a fresh one started")
+    func damagedWhileStopped() async throws {
+        let bus = try PrivateBus.start()
+        let first = try await stoppedBroker(bus: bus, prefix: "damaged-stopped")
+        let damaged = try damageAssetPages(of: first)
+        let broker = try first.restarted()
+        #expect(broker.process.standardError.contains("checking \(broker.databasePath) in full"))
+        try await expectMovedAside(broker, original: damaged)
+        #expect(try broker.stop() == .exited(0))
+    }
+
+    @Test("a page damaged without the file changing (a failing disk): the query that reads it fails with a clear error, the broker keeps running")
+    func damagedUnnoticed() async throws {
+        let bus = try PrivateBus.start()
+        let first = try await stoppedBroker(bus: bus, prefix: "damaged-unnoticed")
+        _ = try damageAssetPages(of: first)
+        // A disk that loses a page changes none of the file's times: the record still vouches.
+        CleanStopRecord.write(database: first.databasePath)
+        let broker = try first.restarted()
+        let client = try broker.client()
+        do {
+            _ = try await client.recentMedia()
+            Issue.record("the damaged pages were read without an error")
+        } catch {
+            #expect("\(error)".contains("damaged"), "\(error)")
+        }
+        #expect(try await client.status().version == MediaBrokerClient.version, "the broker still answers")
+        #expect(broker.process.isRunning)
+        #expect(broker.logLines(containing: "checking") == 0)
         #expect(try broker.stop() == .exited(0))
     }
 

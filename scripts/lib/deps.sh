@@ -2,8 +2,9 @@
 # The one list of Debian packages MediaBroker needs, and the helpers that install what is missing.
 # Sourced by scripts/test and scripts/run; not meant to be run on its own.
 
-# Headers and tools the build needs (CDBus and CSQLite use pkg-config / system headers).
-MB_BUILD_PACKAGES=(libdbus-1-dev libsqlite3-dev pkg-config)
+# Headers and tools the build needs (CDBus and CSQLite use pkg-config / system headers), and the
+# static libstdc++ that scripts/build links into the release executables.
+MB_BUILD_PACKAGES=(libdbus-1-dev libsqlite3-dev pkg-config libstdc++-12-dev)
 # What running the broker needs: a bus daemon and the clients scripts/run uses to check it.
 MB_RUNTIME_PACKAGES=(dbus-daemon dbus-bin libglib2.0-bin)
 # What the tests drive: real MPRIS players (mpv with mpv-mpris; VLC, whose MPRIS control is in

@@ -1,9 +1,13 @@
 import Dispatch
 import MediaBrokerVersion
 import SwiftDBus
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// The daemon from start to exit: parse, open the history, connect, own the name, follow
-/// players, and on SIGTERM/SIGINT finish what is open and stop in order.
+/// The daemon from start to exit: parse, connect, make sure no other broker runs, open the
+/// history, export the object, own the name, follow players, and on SIGTERM/SIGINT finish what is
+/// open and stop in order.
 public enum BrokerDaemon {
     public static let exitUsage: Int32 = 64
 
@@ -32,20 +36,51 @@ public enum BrokerDaemon {
             log.error("cannot tell where the history goes: neither XDG_DATA_HOME nor HOME is set (use --database PATH)")
             return 1
         }
-        guard let store = openStore(at: path, log: log) else { return 1 }
 
         let connection: BusConnection
         do {
             connection = try BusConnection.session()
         } catch {
             log.error("cannot connect to the session bus: \(error.message.isEmpty ? error.name.rawValue : error.message)")
-            store.close()
             return 1
         }
         connection.onDisconnect { StopSignal.busLost() }
 
-        let rule: ListenRule = options.minimumListenSeconds.map { .minimum(seconds: $0) } ?? .lastFM
+        // A second broker leaves the history alone: opening it could run a full check, or move a
+        // file the running broker uses aside as damaged. (Two brokers started at the same moment
+        // both get past this; the loser then stops at RequestName below.) The name itself is
+        // requested only once the object is exported: a call that arrives with the name, as a
+        // bus-activated one does, must find the object there.
+        switch waitFor({ done in connection.callBus("NameHasOwner", [.string(BrokerContract.busName.rawValue)]) { done($0) } }) {
+        case .success(let reply) where (try? reply.first?.boolean()) == true:
+            log.error(anotherBrokerMessage)
+            connection.close()
+            return 1
+        case .success:
+            break
+        case .failure(let error):
+            log.error(error.name == .disconnected
+                ? busLostWhileStarting
+                : "cannot ask the bus who owns \(BrokerContract.busName): \(error)")
+            connection.close()
+            return 1
+        }
+
+        let vouched = CleanStopRecord.take(database: path)
+        let checkIntegrity = !vouched && access(path, F_OK) == 0
+        if checkIntegrity {
+            log.info("checking \(path) in full: the last broker did not stop cleanly, or the file changed since")
+        }
+        guard let store = openStore(at: path, checkIntegrity: checkIntegrity, log: log) else {
+            connection.close()
+            return 1
+        }
+        // Both reads queue at once, so starting waits for the store thread once, not twice.
+        let leftovers = ResultBox<Result<[OpenListen], StoreError>>()
+        store.openListens { leftovers.set($0) }
         let settings = loadSettings(from: store, log: log)
+
+        let rule: ListenRule = options.minimumListenSeconds.map { .minimum(seconds: $0) } ?? .lastFM
         let resolver = AppResolver(environment: environment)
         let controller = BrokerController(connection: connection, store: store, settings: settings, rule: rule,
                                           resolver: resolver, log: log)
@@ -53,14 +88,14 @@ public enum BrokerDaemon {
             controller: controller,
             safetyRereadInterval: options.rereadIntervalSeconds.map { .milliseconds(Int64($0 * 1000)) }
                 ?? PlayerTracker.defaultSafetyRereadInterval)
-        if case .success(let open) = waitFor({ done in store.openListens { done($0) } }) {
+        if case .success(let open) = leftovers.wait() {
             connection.loop.execute { tracker.adoptLeftovers(open) }
         }
         connection.export(BrokerObject.make(controller: controller))
 
         switch waitFor({ done in connection.callBus("RequestName", [.string(BrokerContract.busName.rawValue), .uint32(4)]) { done($0) } }) {
         case .failure(let error) where error.name == .disconnected:
-            log.error("the session bus went away while starting; exiting so the service manager can restart us")
+            log.error(busLostWhileStarting)
             return shutDown(connection, store, exitCode: 1)
         case .failure(let error):
             log.error("cannot request \(BrokerContract.busName): \(error)")
@@ -68,7 +103,7 @@ public enum BrokerDaemon {
         case .success(let reply):
             let code = (try? reply.first?.integer(as: UInt32.self)) ?? 0
             guard code == 1 || code == 4 else {
-                log.error("another media-broker already owns \(BrokerContract.busName) on this bus")
+                log.error(anotherBrokerMessage)
                 return shutDown(connection, store, exitCode: 1)
             }
         }
@@ -77,7 +112,7 @@ public enum BrokerDaemon {
             if !connection.loop.execute({ tracker.start { done($0) } }) { done(BusError(.disconnected, "the connection is closed")) }
         }) {
             if error.name == .disconnected {
-                log.error("the session bus went away while starting; exiting so the service manager can restart us")
+                log.error(busLostWhileStarting)
             } else {
                 log.error("cannot follow media players: \(error)")
             }
@@ -100,9 +135,12 @@ public enum BrokerDaemon {
         return shutDown(connection, store, controller: controller, exitCode: reason == .busLost ? 1 : 0)
     }
 
-    private static func openStore(at path: String, log: Log) -> HistoryStore? {
+    private static let busLostWhileStarting = "the session bus went away while starting; exiting so the service manager can restart us"
+    private static let anotherBrokerMessage = "another media-broker already owns \(BrokerContract.busName) on this bus"
+
+    private static func openStore(at path: String, checkIntegrity: Bool, log: Log) -> HistoryStore? {
         do {
-            return try HistoryStore(path: path)
+            return try HistoryStore(path: path, checkIntegrity: checkIntegrity)
         } catch .corrupt(_, let reason) {
             do {
                 let aside = try HistoryStore.moveAside(path: path)
@@ -142,6 +180,7 @@ public enum BrokerDaemon {
         // The store runs its queued jobs before closing; their completions may still emit
         // signals, so the connection closes (and flushes) after it.
         store.close()
+        if let path = store.path { CleanStopRecord.write(database: path) }
         if let controller {
             // After the store's last completions: says what could not be written, if anything.
             waitFor { done in

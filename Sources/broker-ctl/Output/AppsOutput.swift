@@ -46,7 +46,7 @@ enum AppsOutput {
             object.add("opted_out_by", app.optedOutBy?.rawValue)
             object.add("listens", Int64(app.listens))
             object.add("last_seen", app.lastSeen.map(RecentOutput.microsecondsSinceEpoch))
-            object.add("last_seen_iso", app.lastSeen.map { TimeZone.gmt.civilTime(at: $0).utcISO8601Text })
+            object.add("last_seen_iso", app.lastSeen.map { UTC().civilTime(at: $0).utcISO8601Text })
             return object.object.serialized + "\n"
         }.joined()
     }

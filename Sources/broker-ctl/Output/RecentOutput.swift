@@ -39,7 +39,7 @@ enum RecentOutput {
         object.add("app_name", item.appName)
         object.add("app_icon", item.appIcon)
         object.add("started", microsecondsSinceEpoch(item.date))
-        object.add("started_iso", TimeZone.gmt.civilTime(at: item.date).utcISO8601Text)
+        object.add("started_iso", UTC().civilTime(at: item.date).utcISO8601Text)
         object.add("ended", item.ended.map(microsecondsSinceEpoch))
         object.add("listened", item.listened.map(microseconds))
         object.add("length", item.length.map(microseconds))
@@ -60,7 +60,7 @@ enum RecentOutput {
         guard let text, !text.isEmpty else { return "-" }
         var printable = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
-            printable.append(scalar.properties.generalCategory == .control ? " " : scalar)
+            printable.append(scalar.isControl ? " " : scalar)
         }
         return String(printable)
     }
@@ -80,6 +80,12 @@ enum RecentOutput {
         guard !overflowed, !sumOverflowed else { return seconds < 0 ? .min : .max }
         return total
     }
+}
+
+extension Unicode.Scalar {
+    /// General category Cc. Unicode fixes that set for good (C0, DEL and C1), so this is a range
+    /// test rather than a property-table lookup per scalar, which showed in profiles.
+    fileprivate var isControl: Bool { value < 0x20 || (0x7F...0x9F).contains(value) }
 }
 
 /// Left-aligned columns two spaces apart, fitted to their content and then to the terminal.

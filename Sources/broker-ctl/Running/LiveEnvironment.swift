@@ -6,8 +6,8 @@ extension RunEnvironment {
     /// streams and the broker on the session bus.
     static func live() -> RunEnvironment {
         RunEnvironment(
-            variables: ProcessInfo.processInfo.environment,
-            now: Date(),
+            variable: { name in getenv(name).map { String(cString: $0) } },
+            now: currentTime(),
             timeZone: SystemTimeZone(),
             standardOutput: TextWriter(fileDescriptor: STDOUT_FILENO),
             standardError: TextWriter(fileDescriptor: STDERR_FILENO),
@@ -16,6 +16,15 @@ extension RunEnvironment {
             standardInputIsTerminal: isatty(STDIN_FILENO) == 1,
             readLine: { Swift.readLine(strippingNewline: true) },
             stopSignals: { StopSignals.watch([SIGINT, SIGTERM]) })
+    }
+
+    /// The wall clock, from `clock_gettime` rather than `Date()`: `Date()` and `ProcessInfo` are
+    /// the only parts of FoundationEssentials broker-ctl would otherwise link, and with them
+    /// most of it (see ``UTCOffsetRule``).
+    private static func currentTime() -> Date {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Date(timeIntervalSince1970: Double(now.tv_sec) + Double(now.tv_nsec) / 1e9)
     }
 
     private static func terminalColumns(of fileDescriptor: Int32) -> Int? {

@@ -4,8 +4,9 @@ import MediaDonationClient
 /// Everything a command touches outside itself. The live one talks to the process and the bus;
 /// tests build one with captured output, a fixed clock and a fake broker.
 struct RunEnvironment: Sendable {
-    /// The process environment (`COLUMNS` and, later, anything else commands read).
-    var variables: [String: String]
+    /// Looks up one variable of the process environment (`COLUMNS` and, later, anything else
+    /// commands read). A lookup, not a dictionary of the whole environment: most runs read nothing.
+    var variable: @Sendable (String) -> String?
     /// The moment the command runs; relative times such as `2h` count back from it.
     var now: Date
     /// The person's local time zone, for reading and printing wall-clock times.
@@ -28,7 +29,7 @@ struct RunEnvironment: Sendable {
     /// How wide human output may be: `COLUMNS` wins (people set it to force a width), then the
     /// terminal's own width, then 100 when the output is a file or pipe.
     var outputWidth: Int {
-        if let columns = variables["COLUMNS"].flatMap({ Int($0) }), columns > 0 {
+        if let columns = variable("COLUMNS").flatMap({ Int($0) }), columns > 0 {
             return columns
         }
         return terminalColumns ?? 100

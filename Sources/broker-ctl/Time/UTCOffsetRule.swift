@@ -3,18 +3,19 @@ internal import Glibc
 
 /// How far a place's clocks are from UTC at any instant — what broker-ctl needs of a time zone.
 ///
-/// `TimeZone` conforms, but without FoundationInternationalization (which broker-ctl leaves out to
-/// stay off ICU) `TimeZone.current` is always GMT; the live program uses ``SystemTimeZone``, which
-/// asks the C library and so honours `TZ` and `/etc/localtime`.
+/// Not Foundation's `TimeZone`: without FoundationInternationalization (which broker-ctl leaves out
+/// to stay off ICU) `TimeZone.current` is always GMT, and any use of `TimeZone` links a large part
+/// of FoundationEssentials into the program, whose type lookups every start then pays for. The live
+/// program uses ``SystemTimeZone``, which asks the C library and so honours `TZ` and
+/// `/etc/localtime`; JSON output uses ``UTC``. (Tests make `TimeZone` conform, for fixed zones.)
 protocol UTCOffsetRule: Sendable {
     /// Seconds to add to UTC to get the local wall clock at `instant`.
     func secondsFromUTC(at instant: Date) -> Int
 }
 
-extension TimeZone: UTCOffsetRule {
-    func secondsFromUTC(at instant: Date) -> Int {
-        secondsFromGMT(for: instant)
-    }
+/// Coordinated Universal Time: the zone of the `_iso` fields in JSON output.
+struct UTC: UTCOffsetRule {
+    func secondsFromUTC(at instant: Date) -> Int { 0 }
 }
 
 /// The process's local time zone, as the C library's `localtime_r` sees it.
