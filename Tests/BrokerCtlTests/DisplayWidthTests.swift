@@ -5,6 +5,8 @@ import Testing
     @Test(arguments: [
         ("Teardrop", 8), ("Björk", 5), ("e\u{301}", 1), ("東京事変", 8), ("아이유", 6), ("ＡＢ", 4),
         ("🎵", 2), ("👨‍👩‍👧", 2), ("🇯🇵", 2), ("☺", 1), ("☺️", 2), ("", 0),
+        // The ASCII fast paths' edges: a keycap starts with an ASCII digit; CR LF is one character.
+        ("1\u{FE0F}\u{20E3}", 2), ("#\u{FE0F}\u{20E3}x", 3), ("a\r\nb", 3), ("a\tb", 3),
     ])
     func columnsCountCharactersAndWideOnesTwice(_ text: String, columns: Int) {
         #expect(text.terminalColumns == columns)

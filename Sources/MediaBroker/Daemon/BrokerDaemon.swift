@@ -75,7 +75,8 @@ public enum BrokerDaemon {
             connection.close()
             return 1
         }
-        // Both reads queue at once, so starting waits for the store thread once, not twice.
+        // Both reads queue at once, and the listens left open by the last run are needed only
+        // once the name is ours, so the name waits for the store thread once, not twice.
         let leftovers = ResultBox<Result<[OpenListen], StoreError>>()
         store.openListens { leftovers.set($0) }
         let settings = loadSettings(from: store, log: log)
@@ -88,9 +89,6 @@ public enum BrokerDaemon {
             controller: controller,
             safetyRereadInterval: options.rereadIntervalSeconds.map { .milliseconds(Int64($0 * 1000)) }
                 ?? PlayerTracker.defaultSafetyRereadInterval)
-        if case .success(let open) = leftovers.wait() {
-            connection.loop.execute { tracker.adoptLeftovers(open) }
-        }
         connection.export(BrokerObject.make(controller: controller))
 
         switch waitFor({ done in connection.callBus("RequestName", [.string(BrokerContract.busName.rawValue), .uint32(4)]) { done($0) } }) {
@@ -108,6 +106,9 @@ public enum BrokerDaemon {
             }
         }
 
+        if case .success(let open) = leftovers.wait() {
+            connection.loop.execute { tracker.adoptLeftovers(open) }
+        }
         if case .some(let error) = waitFor({ done in
             if !connection.loop.execute({ tracker.start { done($0) } }) { done(BusError(.disconnected, "the connection is closed")) }
         }) {

@@ -16,7 +16,10 @@ extension Character {
 
 extension StringProtocol {
     var terminalColumns: Int {
-        reduce(0) { $0 + $1.terminalColumns }
+        // ASCII without CR is one character, and one column, a byte: no grapheme breaking needed
+        // (only CR LF is a two-scalar cluster in ASCII).
+        if utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) { return utf8.count }
+        return reduce(0) { $0 + $1.terminalColumns }
     }
 
     /// The text cut to at most `columns` columns, ending in `…` when anything was cut.

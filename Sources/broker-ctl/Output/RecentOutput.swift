@@ -58,6 +58,7 @@ enum RecentOutput {
     /// one listen stays on one line.
     static func cell(_ text: String?) -> String {
         guard let text, !text.isEmpty else { return "-" }
+        guard text.unicodeScalars.contains(where: \.isControl) else { return text }
         var printable = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             printable.append(scalar.isControl ? " " : scalar)
