@@ -14,12 +14,30 @@ final class ConnectionCore: @unchecked Sendable {
     private var raw: OpaquePointer?
     private unowned let loop: EventLoop
     private var pending: [UInt32: Pending] = [:]
-    private var handlers: [(id: UInt64, rule: MatchRule, handler: @Sendable (BusMessage) -> Void)] = []
+    private var handlers: [SignalHandler] = []
     private var nextHandlerID: UInt64 = 0
     private var watchID: UInt64?
     private var names = HeaderNames()
     var disconnectHandlers: [@Sendable () -> Void] = []
     var objects = ObjectTable()
+
+    /// A class, so that routing a signal past every handler copies one reference each, not a rule
+    /// of seven optional strings and a closure.
+    private final class SignalHandler {
+        let id: UInt64
+        let rule: MatchRule
+        let handler: @Sendable (BusMessage) -> Void
+
+        init(id: UInt64, rule: MatchRule, handler: @escaping @Sendable (BusMessage) -> Void) {
+            self.id = id
+            self.rule = rule
+            self.handler = handler
+        }
+
+        func receive(_ message: BusMessage) {
+            if rule.matches(message) { handler(message) }
+        }
+    }
 
     private struct Pending {
         var timer: UInt64
@@ -115,7 +133,7 @@ final class ConnectionCore: @unchecked Sendable {
         }
         switch message.kind {
         case .signal:
-            for entry in handlers where entry.rule.matches(message) { entry.handler(message) }
+            for entry in handlers { entry.receive(message) }
         case .methodCall:
             if let answer = objects.handle(message, connection: self) { send(answer) }
         default:
@@ -160,7 +178,7 @@ final class ConnectionCore: @unchecked Sendable {
     func addHandler(_ rule: MatchRule, _ handler: @escaping @Sendable (BusMessage) -> Void) -> UInt64 {
         guard raw != nil else { return 0 }
         nextHandlerID += 1
-        handlers.append((nextHandlerID, rule, handler))
+        handlers.append(SignalHandler(id: nextHandlerID, rule: rule, handler: handler))
         return nextHandlerID
     }
 
