@@ -52,8 +52,8 @@ public final class PlayerTracker: @unchecked Sendable {
     private let safetyRereadInterval: Duration
     /// Whether the "too many players" line was logged since the count last dropped below the limit.
     private var loggedPlayerLimit = false
-    /// The listens recorded lately, newest last: the twins a later listen is checked against.
-    private var remembered: [RememberedListen] = []
+    /// The listens recorded lately: the twins a later listen is checked against.
+    private var remembered = RecentItems<RememberedListen>(capacity: PlayerTracker.maxRememberedListens)
 
     private struct RememberedListen {
         let player: String
@@ -549,7 +549,6 @@ public final class PlayerTracker: @unchecked Sendable {
 
     private func remember(_ listen: Listen, of player: Player) {
         remembered.append(RememberedListen(player: player.uniqueName, metadata: listen.metadata, started: listen.started, ended: listen.ended))
-        if remembered.count > Self.maxRememberedListens { remembered.removeFirst(remembered.count - Self.maxRememberedListens) }
     }
 
     static func sameSong(_ a: TrackMetadata, _ b: TrackMetadata) -> Bool {
@@ -645,4 +644,34 @@ public final class PlayerTracker: @unchecked Sendable {
             }
         }.sorted { $0.busName < $1.busName }
     }
+}
+
+/// At most `capacity` items in the order they came, the oldest overwritten first: adding one never
+/// moves the others (the listens the twin rule remembers were an array trimmed at its front, which
+/// moved all 512 for every listen of a busy hour).
+struct RecentItems<Element> {
+    let capacity: Int
+    private var ring: [Element] = []
+    /// Where the next one goes: the oldest, once the ring is full.
+    private var next = 0
+
+    init(capacity: Int) {
+        self.capacity = max(capacity, 1)
+    }
+
+    /// Oldest first.
+    var items: [Element] { Array(ring[next...] + ring[..<next]) }
+
+    mutating func append(_ item: Element) {
+        if ring.count < capacity { ring.append(item) } else { ring[next] = item }
+        next = (next + 1) % capacity
+    }
+
+    mutating func removeAll(where shouldBeRemoved: (Element) -> Bool) {
+        guard ring.contains(where: shouldBeRemoved) else { return }
+        ring = items.filter { !shouldBeRemoved($0) }
+        next = ring.count % capacity
+    }
+
+    func contains(where matches: (Element) -> Bool) -> Bool { ring.contains(where: matches) }
 }
