@@ -106,9 +106,17 @@ public final class BusConnection: Sendable {
 
     /// Calls a method and waits for its reply. An error reply throws it as a ``BusError``.
     public func call(_ call: MethodCall, timeout: Duration = .seconds(25)) async throws(BusError) -> BusMessage {
-        let result = await withCheckedContinuation { continuation in
-            self.call(call, timeout: timeout) { continuation.resume(returning: $0) }
+        // The reply is decoded on the connection's thread and read on the caller's. The continuation
+        // orders the two, but ThreadSanitizer cannot see that on Linux and reported every value read
+        // after the `await`; handing the reply over under a pthread mutex shows it the order.
+        let handOver = PThreadMutex<Result<BusMessage, BusError>?>(nil)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            self.call(call, timeout: timeout) { result in
+                handOver.withLock { $0 = result }
+                continuation.resume()
+            }
         }
+        guard let result = handOver.withLock({ $0 }) else { throw BusError(.failed, "the call to \(call.member) ended without an answer") }
         return try result.get()
     }
 

@@ -1,29 +1,49 @@
 internal import CDBus
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// A message received from the bus, read completely into Swift values.
+/// A message received from the bus: its header read into Swift values, its body kept as the bytes
+/// libdbus checked (``body``) and decoded into ``arguments``.
 ///
-/// Reading happens on the connection's own thread, so a `BusMessage` holds no libdbus handle
-/// and can travel anywhere.
+/// Replies and method calls arrive decoded, since whoever receives them needs the values. A
+/// signal's body is decoded only when a handler asks: a handler can first compare ``body`` with the
+/// last one it saw and drop an exact repeat (a player flooding the same `PropertiesChanged`) without
+/// building a single value.
+///
+/// Reading happens on the connection's own thread, so a `BusMessage` holds no libdbus handle and can
+/// travel anywhere.
 public struct BusMessage: Sendable {
     public enum Kind: Sendable, Hashable {
         case methodCall, methodReturn, error, signal
     }
 
-    public var kind: Kind
-    public var serial: UInt32
+    public let kind: Kind
+    public let serial: UInt32
     /// For replies and errors: the serial of the call they answer.
-    public var replySerial: UInt32
+    public let replySerial: UInt32
     /// The sender's unique name (`:1.42`), as stamped by the bus — never a well-known name.
-    public var sender: String?
-    public var destination: String?
-    public var path: ObjectPath?
-    public var interface: InterfaceName?
-    public var member: MemberName?
-    public var errorName: ErrorName?
-    public var signature: Signature
-    public var arguments: [DBusValue]
+    public let sender: String?
+    public let destination: String?
+    public let path: ObjectPath?
+    public let interface: InterfaceName?
+    public let member: MemberName?
+    public let errorName: ErrorName?
+    /// The arguments as they came off the wire.
+    public let body: MessageBody
     /// `false` when a method call was sent with `NO_REPLY_EXPECTED`.
-    public var expectsReply: Bool
+    public let expectsReply: Bool
+    /// The arguments, for the messages that arrive decoded.
+    private let decoded: [DBusValue]?
+
+    public var signature: Signature { body.signature }
+
+    /// The arguments. A signal's are decoded from ``body`` at each use, so a handler binds them
+    /// once. The one body this layer cannot decode, a Unix fd inside a variant, reads as none.
+    public var arguments: [DBusValue] { decoded ?? ((try? body.values()) ?? []) }
+
+    /// The first argument, decoding no further (what a match rule's `arg0` looks at).
+    var firstArgument: DBusValue? { decoded?.first ?? (try? body.values(limit: 1))?.first }
 
     /// The error an error reply carries (its name, and its first string argument as the message).
     public var error: BusError? {
@@ -32,34 +52,12 @@ public struct BusMessage: Sendable {
         return BusError(errorName ?? .failed, text)
     }
 
-    public init(
-        kind: Kind, serial: UInt32 = 0, replySerial: UInt32 = 0, sender: String? = nil,
-        destination: String? = nil, path: ObjectPath? = nil, interface: InterfaceName? = nil,
-        member: MemberName? = nil, errorName: ErrorName? = nil, arguments: [DBusValue] = [],
-        expectsReply: Bool = true
-    ) {
-        self.kind = kind
-        self.serial = serial
-        self.replySerial = replySerial
-        self.sender = sender
-        self.destination = destination
-        self.path = path
-        self.interface = interface
-        self.member = member
-        self.errorName = errorName
-        self.arguments = arguments
-        self.signature = Signature.sequence(arguments.map(\.signature))
-        self.expectsReply = expectsReply
-    }
-
-    private static func text(_ pointer: UnsafePointer<CChar>?) -> String? {
-        pointer.map { String(cString: $0) }
-    }
-
-    /// Reads a libdbus message. The handle stays owned by the caller.
+    /// Reads a libdbus message; the handle stays owned by the caller. `decodingArguments` decodes
+    /// the body now, and then a body this layer cannot decode (a Unix fd) throws.
     ///
-    /// The corresponding libdbus calls are the `dbus_message_get_*` accessors.
-    init(reading message: OpaquePointer) throws(MarshallingError) {
+    /// The corresponding libdbus calls are the `dbus_message_get_*` accessors and
+    /// `dbus_message_marshal` (see ``MessageBody``).
+    init(reading message: OpaquePointer, names: inout HeaderNames, decodingArguments: Bool) throws(MarshallingError) {
         switch dbus_message_get_type(message) {
         case cdbus_message_type_method_call: kind = .methodCall
         case cdbus_message_type_method_return: kind = .methodReturn
@@ -68,15 +66,50 @@ public struct BusMessage: Sendable {
         }
         serial = dbus_message_get_serial(message)
         replySerial = dbus_message_get_reply_serial(message)
-        sender = Self.text(dbus_message_get_sender(message))
-        destination = Self.text(dbus_message_get_destination(message))
-        path = Self.text(dbus_message_get_path(message)).map(ObjectPath.init(validated:))
-        interface = Self.text(dbus_message_get_interface(message)).map(InterfaceName.init(validated:))
-        member = Self.text(dbus_message_get_member(message)).map(MemberName.init(validated:))
-        errorName = Self.text(dbus_message_get_error_name(message)).map(ErrorName.init(validated:))
-        signature = Signature(validated: Self.text(dbus_message_get_signature(message)) ?? "")
+        sender = names.text(dbus_message_get_sender(message))
+        destination = names.text(dbus_message_get_destination(message))
+        path = names.text(dbus_message_get_path(message)).map(ObjectPath.init(validated:))
+        interface = names.text(dbus_message_get_interface(message)).map(InterfaceName.init(validated:))
+        member = names.text(dbus_message_get_member(message)).map(MemberName.init(validated:))
+        errorName = names.text(dbus_message_get_error_name(message)).map(ErrorName.init(validated:))
         expectsReply = dbus_message_get_no_reply(message) == 0
-        arguments = try Marshalling.read(message)
+        body = try MessageBody(of: message, signature: Signature(validated: names.text(dbus_message_get_signature(message)) ?? ""))
+        decoded = decodingArguments ? try body.values() : nil
+    }
+}
+
+/// The header strings a connection saw lately, reused so that a stream of signals from one player
+/// makes no new `String` for its path, interface, member and signature.
+///
+/// Owned by one connection and used on its thread only. Bounded: a peer sending ever new names
+/// just cycles it.
+struct HeaderNames {
+    static let capacity = 16
+    private var recent: [String] = []
+    private var next = 0
+
+    /// The C string as a `String`: one seen lately, or a new one that is then remembered.
+    mutating func text(_ pointer: UnsafePointer<CChar>?) -> String? {
+        guard let pointer else { return nil }
+        let count = strlen(pointer)
+        // Up to 15 bytes a `String` is stored inline: making one allocates nothing, keeping it saves nothing.
+        guard count > 15 else { return String(cString: pointer) }
+        for candidate in recent where candidate.utf8.count == count {
+            let same = candidate.utf8.withContiguousStorageIfAvailable { stored in
+                stored.baseAddress.map { memcmp($0, pointer, count) == 0 } ?? false
+            }
+            if same == true {
+                return candidate
+            }
+        }
+        let made = String(decoding: UnsafeRawBufferPointer(start: pointer, count: count), as: UTF8.self)
+        if recent.count < Self.capacity {
+            recent.append(made)
+        } else {
+            recent[next] = made
+            next = (next + 1) % Self.capacity
+        }
+        return made
     }
 }
 

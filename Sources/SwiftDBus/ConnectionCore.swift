@@ -14,11 +14,30 @@ final class ConnectionCore: @unchecked Sendable {
     private var raw: OpaquePointer?
     private unowned let loop: EventLoop
     private var pending: [UInt32: Pending] = [:]
-    private var handlers: [(id: UInt64, rule: MatchRule, handler: @Sendable (BusMessage) -> Void)] = []
+    private var handlers: [SignalHandler] = []
     private var nextHandlerID: UInt64 = 0
     private var watchID: UInt64?
+    private var names = HeaderNames()
     var disconnectHandlers: [@Sendable () -> Void] = []
     var objects = ObjectTable()
+
+    /// A class, so that routing a signal past every handler copies one reference each, not a rule
+    /// of seven optional strings and a closure.
+    private final class SignalHandler {
+        let id: UInt64
+        let rule: MatchRule
+        let handler: @Sendable (BusMessage) -> Void
+
+        init(id: UInt64, rule: MatchRule, handler: @escaping @Sendable (BusMessage) -> Void) {
+            self.id = id
+            self.rule = rule
+            self.handler = handler
+        }
+
+        func receive(_ message: BusMessage) {
+            if rule.matches(message) { handler(message) }
+        }
+    }
 
     private struct Pending {
         var timer: UInt64
@@ -82,40 +101,41 @@ final class ConnectionCore: @unchecked Sendable {
         }
     }
 
-    private func route(_ message: OpaquePointer) {
-        let type = dbus_message_get_type(message)
+    private func route(_ raw: OpaquePointer) {
+        let type = dbus_message_get_type(raw)
         if type == cdbus_message_type_method_return || type == cdbus_message_type_error {
             // A reply nobody waits for any more (it timed out) is dropped unread.
-            guard let waiting = pending.removeValue(forKey: dbus_message_get_reply_serial(message)) else { return }
+            guard let waiting = pending.removeValue(forKey: dbus_message_get_reply_serial(raw)) else { return }
             loop.cancelTimer(waiting.timer)
             do {
-                let reply = try BusMessage(reading: message)
+                let reply = try BusMessage(reading: raw, names: &names, decodingArguments: true)
                 waiting.completion(reply.error.map { .failure($0) } ?? .success(reply))
             } catch {
                 waiting.completion(.failure(BusError(.failed, "unreadable reply: \(error.reason)")))
             }
             return
         }
-        let decoded: BusMessage
+        if dbus_message_is_signal(raw, DBUS_INTERFACE_LOCAL, "Disconnected") != 0 {
+            busWentAway()
+            return
+        }
+        let message: BusMessage
         do {
-            decoded = try BusMessage(reading: message)
+            // A signal is decoded only if a handler asks (see `BusMessage`).
+            message = try BusMessage(reading: raw, names: &names, decodingArguments: type == cdbus_message_type_method_call)
         } catch {
-            if type == cdbus_message_type_method_call, dbus_message_get_no_reply(message) == 0 {
-                let address = ReplyAddress(serial: dbus_message_get_serial(message),
-                                           sender: dbus_message_get_sender(message).map { String(cString: $0) })
+            if type == cdbus_message_type_method_call, dbus_message_get_no_reply(raw) == 0 {
+                let address = ReplyAddress(serial: dbus_message_get_serial(raw),
+                                           sender: dbus_message_get_sender(raw).map { String(cString: $0) })
                 send(.error(address, .invalidArgs(error.reason)))
             }
             return
         }
-        switch decoded.kind {
+        switch message.kind {
         case .signal:
-            if decoded.interface == "org.freedesktop.DBus.Local", decoded.member == "Disconnected" {
-                busWentAway()
-                return
-            }
-            for entry in handlers where entry.rule.matches(decoded) { entry.handler(decoded) }
+            for entry in handlers { entry.receive(message) }
         case .methodCall:
-            if let answer = objects.handle(decoded, connection: self) { send(answer) }
+            if let answer = objects.handle(message, connection: self) { send(answer) }
         default:
             break
         }
@@ -158,7 +178,7 @@ final class ConnectionCore: @unchecked Sendable {
     func addHandler(_ rule: MatchRule, _ handler: @escaping @Sendable (BusMessage) -> Void) -> UInt64 {
         guard raw != nil else { return 0 }
         nextHandlerID += 1
-        handlers.append((nextHandlerID, rule, handler))
+        handlers.append(SignalHandler(id: nextHandlerID, rule: rule, handler: handler))
         return nextHandlerID
     }
 

@@ -178,6 +178,8 @@ public final class EventLoop: Sendable {
     private func runDueTimers() {
         guard !state.timers.isEmpty else { return }
         let now = Monotonic.now
+        // Most wake-ups are for messages, with timers pending but none due: look before collecting.
+        guard state.timers.values.contains(where: { $0.deadline <= now }) else { return }
         let due = state.timers.filter { $0.value.deadline <= now }.sorted { $0.value.deadline < $1.value.deadline }
         for (id, timer) in due where state.timers.removeValue(forKey: id) != nil {
             timer.handler()

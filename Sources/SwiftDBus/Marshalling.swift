@@ -7,7 +7,8 @@ public struct MarshallingError: Error, Sendable, Hashable, CustomStringConvertib
     public var description: String { reason }
 }
 
-/// Moves ``DBusValue``s in and out of libdbus messages through `DBusMessageIter`.
+/// Puts ``DBusValue``s into libdbus messages through `DBusMessageIter`; reading goes through
+/// ``MessageBody``.
 ///
 /// Values are checked completely before the first byte is appended, so a bad value never leaves
 /// a half-built message behind.
@@ -151,93 +152,10 @@ enum Marshalling {
 
     // MARK: Reading
 
-    /// Reads every argument of `message`.
-    ///
-    /// The corresponding libdbus calls are `dbus_message_iter_init`, `dbus_message_iter_get_basic`
-    /// and `dbus_message_iter_recurse`. libdbus has validated the message, so the only thing that
-    /// can fail here is a type this layer does not carry (a Unix fd).
+    /// Reads every argument of `message`: its body, copied out of libdbus and decoded by
+    /// ``WireReader`` (see ``MessageBody``).
     static func read(_ message: OpaquePointer) throws(MarshallingError) -> [DBusValue] {
-        var iterator = DBusMessageIter()
-        guard dbus_message_iter_init(message, &iterator) != 0 else { return [] }
-        return try readAll(&iterator)
-    }
-
-    private static func readAll(_ iterator: inout DBusMessageIter) throws(MarshallingError) -> [DBusValue] {
-        var values: [DBusValue] = []
-        while dbus_message_iter_get_arg_type(&iterator) != cdbus_type_invalid {
-            values.append(try read(&iterator))
-            dbus_message_iter_next(&iterator)
-        }
-        return values
-    }
-
-    private static func basic<T: BitwiseCopyable>(_ iterator: inout DBusMessageIter, _ initial: T) -> T {
-        var value = initial
-        withUnsafeMutablePointer(to: &value) { dbus_message_iter_get_basic(&iterator, $0) }
-        return value
-    }
-
-    private static func text(_ iterator: inout DBusMessageIter) -> String {
-        var pointer: UnsafePointer<CChar>? = nil
-        dbus_message_iter_get_basic(&iterator, &pointer)
-        guard let pointer else { return "" }
-        return String(cString: pointer)
-    }
-
-    private static func currentSignature(_ iterator: inout DBusMessageIter) -> String {
-        guard let raw = dbus_message_iter_get_signature(&iterator) else { return "" }
-        defer { dbus_free(raw) }
-        return String(cString: raw)
-    }
-
-    private static func read(_ iterator: inout DBusMessageIter) throws(MarshallingError) -> DBusValue {
-        let type = dbus_message_iter_get_arg_type(&iterator)
-        switch type {
-        case cdbus_type_byte: return .byte(basic(&iterator, UInt8(0)))
-        case cdbus_type_boolean: return .boolean(basic(&iterator, dbus_bool_t(0)) != 0)
-        case cdbus_type_int16: return .int16(basic(&iterator, Int16(0)))
-        case cdbus_type_uint16: return .uint16(basic(&iterator, UInt16(0)))
-        case cdbus_type_int32: return .int32(basic(&iterator, Int32(0)))
-        case cdbus_type_uint32: return .uint32(basic(&iterator, UInt32(0)))
-        case cdbus_type_int64: return .int64(basic(&iterator, Int64(0)))
-        case cdbus_type_uint64: return .uint64(basic(&iterator, UInt64(0)))
-        case cdbus_type_double: return .double(basic(&iterator, Double(0)))
-        case cdbus_type_string: return .string(text(&iterator))
-        case cdbus_type_object_path: return .objectPath(ObjectPath(validated: text(&iterator)))
-        case cdbus_type_signature: return .signature(Signature(validated: text(&iterator)))
-        case cdbus_type_variant:
-            var sub = DBusMessageIter()
-            dbus_message_iter_recurse(&iterator, &sub)
-            return .variant(try read(&sub))
-        case cdbus_type_struct:
-            var sub = DBusMessageIter()
-            dbus_message_iter_recurse(&iterator, &sub)
-            return .structure(try readAll(&sub))
-        case cdbus_type_array:
-            // "a{sv}" → element "{sv}"; libdbus has validated it, so the shape is known.
-            let element = String(currentSignature(&iterator).dropFirst())
-            var sub = DBusMessageIter()
-            dbus_message_iter_recurse(&iterator, &sub)
-            if element.hasPrefix("{") {
-                let inner = element.dropFirst().dropLast()
-                let key = Signature(validated: String(inner.prefix(1)))
-                let value = Signature(validated: String(inner.dropFirst()))
-                var entries: [DBusValue.DictionaryEntry] = []
-                while dbus_message_iter_get_arg_type(&sub) == cdbus_type_dict_entry {
-                    var pair = DBusMessageIter()
-                    dbus_message_iter_recurse(&sub, &pair)
-                    let k = try read(&pair)
-                    dbus_message_iter_next(&pair)
-                    let v = try read(&pair)
-                    entries.append(.init(key: k, value: v))
-                    dbus_message_iter_next(&sub)
-                }
-                return .dictionary(key: key, value: value, entries)
-            }
-            return .array(element: Signature(validated: element), try readAll(&sub))
-        default:
-            let code = UnicodeScalar(UInt8(truncatingIfNeeded: type))
-            throw MarshallingError(reason: "values of type '\(Character(code))' are not supported")
-        }
+        let signature = dbus_message_get_signature(message).map { String(cString: $0) } ?? ""
+        return try MessageBody(of: message, signature: Signature(validated: signature)).values()
     }
 }

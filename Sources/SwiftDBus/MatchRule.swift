@@ -62,7 +62,7 @@ public struct MatchRule: Sendable, Hashable, CustomStringConvertible {
             if !inside { return false }
         }
         if let arg0 {
-            guard case .string(let first)? = message.arguments.first, first == arg0 else { return false }
+            guard case .string(let first)? = message.firstArgument, first == arg0 else { return false }
         }
         return true
     }

@@ -1,7 +1,6 @@
 // Launching helper programs (dbus-daemon, mpv, the broker, dbus-send) and watching them.
 
 import Foundation
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,7 +10,8 @@ import Glibc
 /// Standard input is `/dev/null`. When the last reference goes away a child that still runs is
 /// killed with SIGKILL and reaped, so a failing test leaves no process behind.
 ///
-/// All mutable state is behind `Mutex`es, so the class is `Sendable` without `@unchecked`.
+/// All mutable state is behind ``Locked`` (pthread mutexes, which ThreadSanitizer sees, unlike
+/// `Synchronization.Mutex` on Linux), so the class is `Sendable` without `@unchecked`.
 public final class ChildProcess: Sendable, CustomStringConvertible {
     /// One of the child's output streams.
     public enum Stream: Sendable, CustomStringConvertible {
@@ -46,7 +46,7 @@ public final class ChildProcess: Sendable, CustomStringConvertible {
     private let output = CapturedOutput()
     private let errors = CapturedOutput()
     /// Set once the child has been reaped; guarded so that exactly one `waitpid` reaps it.
-    private let exit = Mutex<ExitStatus?>(nil)
+    private let exit = Locked<ExitStatus?>(nil)
 
     private init(pid: Int32, executable: String, arguments: [String]) {
         self.pid = pid
@@ -297,7 +297,7 @@ private enum GNU {
 
 /// One output stream of a child, read to its end by a background thread.
 private final class CapturedOutput: Sendable {
-    private let state = Mutex<(bytes: [UInt8], closed: Bool)>(([], false))
+    private let state = Locked<(bytes: [UInt8], closed: Bool)>(([], false))
 
     var text: String { snapshot().text }
 

@@ -52,8 +52,8 @@ public final class PlayerTracker: @unchecked Sendable {
     private let safetyRereadInterval: Duration
     /// Whether the "too many players" line was logged since the count last dropped below the limit.
     private var loggedPlayerLimit = false
-    /// The listens recorded lately, newest last: the twins a later listen is checked against.
-    private var remembered: [RememberedListen] = []
+    /// The listens recorded lately: the twins a later listen is checked against.
+    private var remembered = RecentItems<RememberedListen>(capacity: PlayerTracker.maxRememberedListens)
 
     private struct RememberedListen {
         let player: String
@@ -78,10 +78,15 @@ public final class PlayerTracker: @unchecked Sendable {
         var deadlineTimer: TimerToken?
         /// When `deadlineTimer` fires, so an unchanged deadline is not re-armed on every signal.
         var deadline: Microseconds?
-        /// The last raw `Metadata` and `Rate` the player sent: an identical repeat (floods, quirk 8)
-        /// is dropped before any decoding.
+        /// The last raw `Metadata` and `Rate` the player sent: the same value in a signal that differs
+        /// otherwise (a new status, say) is not turned into `TrackMetadata` or an event again.
         var lastMetadata: DBusValue?
         var lastRate: DBusValue?
+        /// The body of the last `PropertiesChanged` applied, kept only while nothing else has reached
+        /// this player (see ``PlayerTracker/forgetLastSignal(of:)``). The same body again then changes
+        /// nothing — its metadata, rate and status are the player's already, and it starts no read —
+        /// so it is dropped without decoding (floods, quirk 8).
+        var lastSignal: MessageBody?
         var rereadTimer: TimerToken?
         /// The name limit was hit and logged for this connection.
         var loggedNameLimit = false
@@ -132,8 +137,9 @@ public final class PlayerTracker: @unchecked Sendable {
     /// recorded is discarded, not finished.
     func privacyChanged(_ settings: PrivacySettings) {
         privacy = settings
-        for player in players.values where !settings.allows(player.appID) {
-            handle(.discard, for: player)
+        for player in players.values {
+            forgetLastSignal(of: player)
+            if !settings.allows(player.appID) { handle(.discard, for: player) }
         }
     }
 
@@ -148,12 +154,13 @@ public final class PlayerTracker: @unchecked Sendable {
     /// Subscribes to name changes, then lists the players already there — in that order, so a
     /// player starting in between is not missed. Call on the connection's thread.
     public func start(completion: @escaping @Sendable (BusError?) -> Void) {
-        let rules = [
-            MatchRule(sender: BusConnection.busName, interface: .bus, member: "NameOwnerChanged", path: BusConnection.busPath),
-            MatchRule(interface: .properties, member: "PropertiesChanged", path: Self.mprisPath),
-            MatchRule(interface: Self.playerInterface, member: "Seeked", path: Self.mprisPath),
+        let subscriptions: [Subscription] = [
+            (MatchRule(sender: BusConnection.busName, interface: .bus, member: "NameOwnerChanged", path: BusConnection.busPath),
+             { [self] in nameOwnerSignal($0) }),
+            (MatchRule(interface: .properties, member: "PropertiesChanged", path: Self.mprisPath), { [self] in propertiesChanged($0) }),
+            (MatchRule(interface: Self.playerInterface, member: "Seeked", path: Self.mprisPath), { [self] in seeked($0) }),
         ]
-        subscribe(rules[...]) { [self] error in
+        subscribe(subscriptions[...]) { [self] error in
             if let error { return completion(error) }
             connection.callBus("ListNames") { [self] result in
                 switch result {
@@ -168,14 +175,16 @@ public final class PlayerTracker: @unchecked Sendable {
         }
     }
 
-    private func subscribe(_ rules: ArraySlice<MatchRule>, then done: @escaping @Sendable (BusError?) -> Void) {
-        guard let rule = rules.first else { return done(nil) }
-        connection.addMatch(rule, handler: { [self] message in receive(message) }) { [self] result in
+    private typealias Subscription = (rule: MatchRule, handler: @Sendable (BusMessage) -> Void)
+
+    private func subscribe(_ subscriptions: ArraySlice<Subscription>, then done: @escaping @Sendable (BusError?) -> Void) {
+        guard let subscription = subscriptions.first else { return done(nil) }
+        connection.addMatch(subscription.rule, handler: subscription.handler) { [self] result in
             switch result {
             case .failure(let error): done(error)
             case .success(let token):
                 tokens.append(token)
-                subscribe(rules.dropFirst(), then: done)
+                subscribe(subscriptions.dropFirst(), then: done)
             }
         }
     }
@@ -196,50 +205,67 @@ public final class PlayerTracker: @unchecked Sendable {
 
     // MARK: Messages
 
-    private func receive(_ message: BusMessage) {
-        guard !stopped else { return }
-        switch message.member?.rawValue {
-        case "NameOwnerChanged":
-            guard message.sender == "org.freedesktop.DBus" || message.sender == BusConnection.busName.rawValue,
-                  message.arguments.count == 3,
-                  let name = try? message.arguments[0].string(), isPlayerName(name),
-                  let old = try? message.arguments[1].string(), let new = try? message.arguments[2].string() else { return }
-            nameOwnerChanged(name, from: old, to: new)
-        case "PropertiesChanged":
-            guard let sender = message.sender, let player = players[sender], message.path == Self.mprisPath,
-                  message.arguments.count == 3,
-                  let interface = try? message.arguments[0].string() else { return }
-            // Other interfaces (Playlists, TrackList) are none of our business (quirk 12).
-            guard interface == Self.playerInterface.rawValue else {
-                if interface == Self.rootInterface.rawValue { readIdentity(of: player) }
-                return
-            }
-            let changed = (try? message.arguments[1].vardict()) ?? [:]
-            let invalidated = (try? message.arguments[2].strings()) ?? []
-            // A new track without its status: the player may not re-send PlaybackStatus (quirk 10),
-            // so it is read again. Identical repeats (floods, quirk 8) never get here.
-            let metadataChanged = apply(changed, to: player)
-            let newTrackWithoutStatus = metadataChanged && changed["PlaybackStatus"] == nil
-            // Only-invalidated properties are re-read, not taken as cleared (quirk 11).
-            let reread = invalidated.filter { ["Metadata", "PlaybackStatus", "Rate"].contains($0) && changed[$0] == nil }
-            if !reread.isEmpty || newTrackWithoutStatus { readPlayerProperties(of: player) }
-        case "Seeked":
-            guard let sender = message.sender, let player = players[sender], message.path == Self.mprisPath,
-                  let position = try? message.arguments.first?.integer(as: Int64.self) else { return }
-            handle(.seeked(position: position), for: player)
-        default:
-            break
+    private func nameOwnerSignal(_ message: BusMessage) {
+        guard !stopped, message.sender == "org.freedesktop.DBus" || message.sender == BusConnection.busName.rawValue else { return }
+        let arguments = message.arguments
+        guard arguments.count == 3, let name = try? arguments[0].string(), isPlayerName(name),
+              let old = try? arguments[1].string(), let new = try? arguments[2].string() else { return }
+        nameOwnerChanged(name, from: old, to: new)
+    }
+
+    private func propertiesChanged(_ message: BusMessage) {
+        guard !stopped, let sender = message.sender, let player = players[sender], message.path == Self.mprisPath else { return }
+        guard message.body != player.lastSignal else { return }
+        let startedRead = apply(propertiesChanged: message.arguments, to: player)
+        player.lastSignal = startedRead ? nil : message.body
+    }
+
+    /// Applies a `PropertiesChanged` signal's arguments; returns whether that started a read of the
+    /// player, which a repeat of the signal would start again (so it must not be dropped).
+    private func apply(propertiesChanged arguments: [DBusValue], to player: Player) -> Bool {
+        guard arguments.count == 3, let interface = try? arguments[0].string() else { return false }
+        // Other interfaces (Playlists, TrackList) are none of our business (quirk 12).
+        guard interface == Self.playerInterface.rawValue else {
+            guard interface == Self.rootInterface.rawValue else { return false }
+            readIdentity(of: player)
+            return true
         }
+        let changed = (try? arguments[1].vardict()) ?? [:]
+        let invalidated = (try? arguments[2].strings()) ?? []
+        // A new track without its status: the player may not re-send PlaybackStatus (quirk 10),
+        // so it is read again.
+        let metadataChanged = apply(changed, to: player)
+        let newTrackWithoutStatus = metadataChanged && changed["PlaybackStatus"] == nil
+        // Only-invalidated properties are re-read, not taken as cleared (quirk 11).
+        let reread = invalidated.contains { ["Metadata", "PlaybackStatus", "Rate"].contains($0) && changed[$0] == nil }
+        guard reread || newTrackWithoutStatus else { return false }
+        readPlayerProperties(of: player)
+        return true
+    }
+
+    private func seeked(_ message: BusMessage) {
+        guard !stopped, let sender = message.sender, let player = players[sender], message.path == Self.mprisPath,
+              let position = try? message.arguments.first?.integer(as: Int64.self) else { return }
+        handle(.seeked(position: position), for: player)
+    }
+
+    /// Something other than a `PropertiesChanged` reached the player or changed what it is (a
+    /// `Seeked`, a read's answer, a timer, a name, its app, the privacy settings): its last signal
+    /// may no longer be a no-op, so the next one is applied even if it is the same.
+    private func forgetLastSignal(of player: Player) {
+        player.lastSignal = nil
     }
 
     private func nameOwnerChanged(_ name: String, from old: String, to new: String) {
         if !old.isEmpty, let player = players[old] {
+            forgetLastSignal(of: player)
             player.busNames.remove(name)
             owners[name] = nil
             if player.busNames.isEmpty { playerLeft(player) }
         }
         guard !new.isEmpty else { return }
         if let player = players[new] {
+            forgetLastSignal(of: player)
             guard player.busNames.count < Self.maxNamesPerConnection else {
                 if !player.loggedNameLimit {
                     player.loggedNameLimit = true
@@ -288,6 +314,7 @@ public final class PlayerTracker: @unchecked Sendable {
                               arguments: [.string(Self.rootInterface.rawValue)], allowsAutoStart: false)
         connection.call(call, timeout: .seconds(5)) { [self] result in
             guard players[player.uniqueName] === player else { return }
+            forgetLastSignal(of: player)
             if case .success(let reply) = result, let properties = try? reply.arguments.first?.vardict() {
                 // Bounded like metadata: a player's name and desktop id are peer data too.
                 player.identity = (try? properties["Identity"]?.string()).flatMap(TrackMetadata.cleanText)
@@ -312,6 +339,7 @@ public final class PlayerTracker: @unchecked Sendable {
 
     private func appResolved(_ app: AppIdentity, for player: Player) {
         guard players[player.uniqueName] === player else { return }
+        forgetLastSignal(of: player)
         if player.app?.appID != app.appID { log.info("player \(player.uniqueName) is app \(app.appID)") }
         player.app = app
         let waiting = player.waitingForApp
@@ -367,6 +395,7 @@ public final class PlayerTracker: @unchecked Sendable {
         connection.call(call, timeout: .seconds(5)) { [self] result in
             // The player may have left while we waited.
             guard players[player.uniqueName] === player else { return }
+            forgetLastSignal(of: player)
             switch result {
             case .success(let reply):
                 body((try? reply.arguments.first?.vardict()) ?? [:])
@@ -409,6 +438,7 @@ public final class PlayerTracker: @unchecked Sendable {
         player.rereadTimer = connection.schedule(after: safetyRereadInterval) { [self] in
             guard players[player.uniqueName] === player else { return }
             player.rereadTimer = nil
+            forgetLastSignal(of: player)
             readPlayerProperties(of: player)
         }
     }
@@ -418,6 +448,7 @@ public final class PlayerTracker: @unchecked Sendable {
     private func now() -> Microseconds { WallClock.now }
 
     private func handle(_ event: PlayerEvent, for player: Player) {
+        forgetLastSignal(of: player)
         let effects = player.listening.handle(event, at: now())
         for effect in effects { perform(effect, for: player) }
         scheduleDeadline(for: player)
@@ -518,7 +549,6 @@ public final class PlayerTracker: @unchecked Sendable {
 
     private func remember(_ listen: Listen, of player: Player) {
         remembered.append(RememberedListen(player: player.uniqueName, metadata: listen.metadata, started: listen.started, ended: listen.ended))
-        if remembered.count > Self.maxRememberedListens { remembered.removeFirst(remembered.count - Self.maxRememberedListens) }
     }
 
     static func sameSong(_ a: TrackMetadata, _ b: TrackMetadata) -> Bool {
@@ -614,4 +644,34 @@ public final class PlayerTracker: @unchecked Sendable {
             }
         }.sorted { $0.busName < $1.busName }
     }
+}
+
+/// At most `capacity` items in the order they came, the oldest overwritten first: adding one never
+/// moves the others (the listens the twin rule remembers were an array trimmed at its front, which
+/// moved all 512 for every listen of a busy hour).
+struct RecentItems<Element> {
+    let capacity: Int
+    private var ring: [Element] = []
+    /// Where the next one goes: the oldest, once the ring is full.
+    private var next = 0
+
+    init(capacity: Int) {
+        self.capacity = max(capacity, 1)
+    }
+
+    /// Oldest first.
+    var items: [Element] { Array(ring[next...] + ring[..<next]) }
+
+    mutating func append(_ item: Element) {
+        if ring.count < capacity { ring.append(item) } else { ring[next] = item }
+        next = (next + 1) % capacity
+    }
+
+    mutating func removeAll(where shouldBeRemoved: (Element) -> Bool) {
+        guard ring.contains(where: shouldBeRemoved) else { return }
+        ring = items.filter { !shouldBeRemoved($0) }
+        next = ring.count % capacity
+    }
+
+    func contains(where matches: (Element) -> Bool) -> Bool { ring.contains(where: matches) }
 }
