@@ -22,7 +22,7 @@ import Testing
         let probe = path + ".probe"
         defer { unlink(probe) }
         try waitUntil("the file-system clock moved on") {
-            FileManager.default.createFile(atPath: probe, contents: Data([1]))
+            guard FileManager.default.createFile(atPath: probe, contents: Data([1])) else { return false }
             return changeTime(of: probe) > changeTime(of: path)
         }
     }
