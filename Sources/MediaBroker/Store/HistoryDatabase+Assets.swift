@@ -6,14 +6,15 @@ extension HistoryDatabase {
         """
     static let existingIDSQL = "SELECT id FROM assets WHERE app_id = ?1 AND started = ?2 AND title = ?3"
 
-    /// Records one asset in its own transaction (so it is on disk when this returns).
+    /// Records one asset atomically: in its own transaction (on disk when this returns), or inside
+    /// the store's group commit (on disk when that commits).
     func insert(_ asset: MediaAsset) throws(StoreError) -> InsertOutcome {
         try sql { () throws(SQLiteError) in
             try connection.transaction { () throws(SQLiteError) in try insertInTransaction(asset) }
         }
     }
 
-    /// Records many assets in one transaction: one `fsync` for the lot, all or none.
+    /// Records many assets atomically, all or none: one transaction and one `fsync` for the lot.
     func insert(contentsOf assets: [MediaAsset]) throws(StoreError) -> [InsertOutcome] {
         try sql { () throws(SQLiteError) in
             try connection.transaction { () throws(SQLiteError) in

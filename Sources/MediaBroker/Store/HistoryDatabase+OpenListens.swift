@@ -8,7 +8,8 @@ extension HistoryDatabase {
         checkpointed = excluded.checkpointed
         """
 
-    /// Writes (or overwrites) the checkpoint of a listen in progress; on disk when this returns.
+    /// Writes (or overwrites) the checkpoint of a listen in progress, in one statement: on disk when
+    /// it returns, or when the enclosing group commit commits.
     func saveOpenListen(key: String, asset: MediaAsset, checkpoint: Microseconds) throws(StoreError) {
         try sql { () throws(SQLiteError) in
             try connection.cachedStatement(Self.saveOpenListenSQL).use { statement throws(SQLiteError) in

@@ -82,7 +82,7 @@ final class HistoryDatabase {
     /// - `synchronous=FULL`: in WAL mode `NORMAL` syncs only at checkpoints, so a commit survives
     ///   `kill -9` but may vanish on power loss. An insert the broker has acknowledged (a `Donate`
     ///   reply, a `MediaAdded` signal) must survive both, so every commit waits for its `fsync`.
-    ///   Batches (`insert(contentsOf:)`) pay that once per batch.
+    ///   Writes queued together share one commit (`GroupCommit`), and so one `fsync`.
     /// - `secure_delete=ON`: purged listens are overwritten with zeros, not just unlinked from the
     ///   b-tree; together with a truncating checkpoint after each purge they are gone from the files.
     /// - `foreign_keys=ON`, `trusted_schema=OFF` and defensive mode: correctness and hardening against

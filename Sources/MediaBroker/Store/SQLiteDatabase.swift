@@ -88,16 +88,32 @@ final class SQLiteDatabase {
 
     // MARK: Transactions
 
-    /// Runs `body` in a write transaction: committed when it returns, rolled back when it (or the
-    /// commit) throws.
+    /// Runs `body` atomically: committed when it returns, rolled back when it (or the commit) throws.
     ///
-    /// `BEGIN IMMEDIATE` takes the write lock at once, so a transaction cannot fail half-way with
-    /// `SQLITE_BUSY` because another process started writing after it read.
+    /// Outside a transaction this is one: `BEGIN IMMEDIATE` takes the write lock at once, so it
+    /// cannot fail half-way with `SQLITE_BUSY` because another process started writing after it
+    /// read. Inside one (the store's group commit) it is a savepoint: `body` is undone alone on
+    /// failure, and becomes durable with the enclosing transaction.
     func transaction<T>(_ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
-        try cachedStatement("BEGIN IMMEDIATE").use { statement throws(SQLiteError) in try statement.step() }
+        if isInTransaction {
+            try savepoint()
+            do {
+                let result = try body()
+                try releaseSavepoint()
+                return result
+            } catch {
+                // Undone alone, unless SQLite already rolled back the whole transaction.
+                if isInTransaction {
+                    try? rollBackToSavepoint()
+                    try? releaseSavepoint()
+                }
+                throw error
+            }
+        }
+        try begin()
         do {
             let result = try body()
-            try cachedStatement("COMMIT").use { statement throws(SQLiteError) in try statement.step() }
+            try commit()
             return result
         } catch {
             rollBackIfOpen()
@@ -105,13 +121,39 @@ final class SQLiteDatabase {
         }
     }
 
+    /// The corresponding SQLite statement is `BEGIN IMMEDIATE`.
+    func begin() throws(SQLiteError) { try run("BEGIN IMMEDIATE") }
+
+    /// The corresponding SQLite statement is `COMMIT`; with `synchronous=FULL` it returns once the
+    /// WAL is synced.
+    func commit() throws(SQLiteError) { try run("COMMIT") }
+
+    /// Savepoints share one name: `RELEASE` and `ROLLBACK TO` act on the innermost one of that
+    /// name, so they nest. The corresponding SQLite statement is `SAVEPOINT`.
+    func savepoint() throws(SQLiteError) { try run("SAVEPOINT step") }
+
+    /// Merges the innermost savepoint into what encloses it. The corresponding SQLite statement is
+    /// `RELEASE`.
+    func releaseSavepoint() throws(SQLiteError) { try run("RELEASE step") }
+
+    /// Undoes everything since the innermost savepoint, which stays open. The corresponding SQLite
+    /// statement is `ROLLBACK TO`.
+    func rollBackToSavepoint() throws(SQLiteError) { try run("ROLLBACK TO step") }
+
+    private func run(_ sql: String) throws(SQLiteError) {
+        try cachedStatement(sql).use { statement throws(SQLiteError) in try statement.step() }
+    }
+
+    /// Whether a transaction is open. The corresponding SQLite call is `sqlite3_get_autocommit`.
+    var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
     /// Rolls back after a failure. Some errors (`SQLITE_FULL`, `SQLITE_IOERR`) already rolled the
     /// transaction back inside SQLite, so it only runs while one is still open; a failing rollback
     /// has nothing better to report than the error that caused it.
     ///
     /// The corresponding SQLite calls are `sqlite3_get_autocommit` and `sqlite3_exec`.
-    private func rollBackIfOpen() {
-        if sqlite3_get_autocommit(handle) == 0 {
+    func rollBackIfOpen() {
+        if isInTransaction {
             sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
         }
     }
