@@ -9,6 +9,9 @@ final class SQLiteDatabase {
     /// The file name as given (`:memory:` for a private in-memory database).
     let path: String
     private var statementCache: [String: Statement] = [:]
+    /// The hot paths' statements, found by the identity of their key: hashing a few hundred bytes
+    /// of SQL text on every step cost more than binding the values (callgrind, track changes).
+    private var pinned: [ObjectIdentifier: Statement] = [:]
 
     /// Opens (and with `create`, creates) the database at `path`, with extended result codes on.
     ///
@@ -36,6 +39,7 @@ final class SQLiteDatabase {
     /// statement of the connection has been finalized, so the order of deinits does not matter.
     deinit {
         statementCache.removeAll()
+        pinned.removeAll()
         sqlite3_close_v2(handle)
     }
 
@@ -60,6 +64,15 @@ final class SQLiteDatabase {
     }
 
     static let statementCacheLimit = 32
+
+    /// The statement for `key`, compiled on first use and kept for the life of the connection. The
+    /// keys are static, so these are bounded by the code, never emptied like `cachedStatement`'s.
+    func statement(_ key: StatementKey) throws(SQLiteError) -> Statement {
+        if let statement = pinned[ObjectIdentifier(key)] { return statement }
+        let statement = try Statement(db: handle, sql: key.sql, persistent: true)
+        pinned[ObjectIdentifier(key)] = statement
+        return statement
+    }
 
     /// Runs one or more statements that return no rows of interest (schema, pragmas).
     ///
@@ -122,26 +135,26 @@ final class SQLiteDatabase {
     }
 
     /// The corresponding SQLite statement is `BEGIN IMMEDIATE`.
-    func begin() throws(SQLiteError) { try run("BEGIN IMMEDIATE") }
+    func begin() throws(SQLiteError) { try run(.begin) }
 
     /// The corresponding SQLite statement is `COMMIT`; with `synchronous=FULL` it returns once the
     /// WAL is synced.
-    func commit() throws(SQLiteError) { try run("COMMIT") }
+    func commit() throws(SQLiteError) { try run(.commit) }
 
     /// Savepoints share one name: `RELEASE` and `ROLLBACK TO` act on the innermost one of that
     /// name, so they nest. The corresponding SQLite statement is `SAVEPOINT`.
-    func savepoint() throws(SQLiteError) { try run("SAVEPOINT step") }
+    func savepoint() throws(SQLiteError) { try run(.savepoint) }
 
     /// Merges the innermost savepoint into what encloses it. The corresponding SQLite statement is
     /// `RELEASE`.
-    func releaseSavepoint() throws(SQLiteError) { try run("RELEASE step") }
+    func releaseSavepoint() throws(SQLiteError) { try run(.release) }
 
     /// Undoes everything since the innermost savepoint, which stays open. The corresponding SQLite
     /// statement is `ROLLBACK TO`.
-    func rollBackToSavepoint() throws(SQLiteError) { try run("ROLLBACK TO step") }
+    func rollBackToSavepoint() throws(SQLiteError) { try run(.rollBackTo) }
 
-    private func run(_ sql: String) throws(SQLiteError) {
-        try cachedStatement(sql).use { statement throws(SQLiteError) in try statement.step() }
+    private func run(_ key: StatementKey) throws(SQLiteError) {
+        try statement(key).use { statement throws(SQLiteError) in try statement.step() }
     }
 
     /// Whether a transaction is open. The corresponding SQLite call is `sqlite3_get_autocommit`.
@@ -192,4 +205,19 @@ final class SQLiteDatabase {
     private func configure(_ option: Int32, _ value: Int32) throws(SQLiteError) {
         try check(csqlite_db_config_flag(handle, option, value), db: handle)
     }
+}
+
+/// The SQL of a statement the hot paths reuse, looked up by the key's identity (see
+/// `SQLiteDatabase.statement(_:)`): declare each as a `static let`.
+final class StatementKey: Sendable {
+    let sql: String
+
+    init(_ sql: String) { self.sql = sql }
+
+    static let begin = StatementKey("BEGIN IMMEDIATE")
+    static let commit = StatementKey("COMMIT")
+    // Savepoints share one name: `RELEASE` and `ROLLBACK TO` act on the innermost one of that name.
+    static let savepoint = StatementKey("SAVEPOINT step")
+    static let release = StatementKey("RELEASE step")
+    static let rollBackTo = StatementKey("ROLLBACK TO step")
 }
