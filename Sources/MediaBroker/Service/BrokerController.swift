@@ -80,7 +80,7 @@ public final class BrokerController: @unchecked Sendable {
                         stored.id = outcome.id
                         log.debug("recorded \"\(record.asset.title)\" from \(record.asset.appID)")
                         try? connection.emit(SignalEmission(path: BrokerContract.objectPath, interface: BrokerContract.interface,
-                                                            member: "MediaAdded", arguments: [stored.fields]))
+                                                            member: "MediaAdded", body: AssetAnnouncement(asset: stored)))
                         scheduleRetention(forAssetStarted: record.asset.started)
                     }
                     if retryDelay != Self.firstRetryDelay {
@@ -223,7 +223,7 @@ public final class BrokerController: @unchecked Sendable {
         store.recent(query) { result in
             switch result {
             case .success(let assets):
-                call.reply([.array(element: .vardict, assets.map(\.fields))])
+                call.reply(AssetPage(assets: assets))
             case .failure(.unknownCursor(let id)):
                 call.fail(.invalidArgs("'before_id' \(id) names no asset in the history"))
             case .failure(let error):
