@@ -78,7 +78,9 @@ enum AssetColumns {
 
     static func decodeArtists(_ stored: String?) -> [String] {
         guard let stored else { return [] }
-        return stored.split(separator: separator).map(String.init)
+        // Split on the separator's byte, not on characters: grapheme breaking cost more than the
+        // rest of reading a row (callgrind, RecentMedia pages).
+        return stored.utf8.split(separator: 0x1F).map { String(decoding: $0, as: UTF8.self) }
     }
 
     private static func nonEmpty(_ text: String?) -> String? {

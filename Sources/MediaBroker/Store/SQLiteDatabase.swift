@@ -202,6 +202,18 @@ final class SQLiteDatabase {
         try configure(SQLITE_DBCONFIG_DEFENSIVE, enabled ? 1 : 0)
     }
 
+    /// Calls `handler` with `context` every `steps` virtual-machine steps of a running statement; a
+    /// handler answering non-zero interrupts it (`SQLITE_INTERRUPT`). `nil` removes the handler.
+    /// It runs on the thread running the statement.
+    ///
+    /// The corresponding SQLite call is `sqlite3_progress_handler`.
+    func setProgressHandler(
+        every steps: Int32, context: UnsafeMutableRawPointer?,
+        _ handler: (@convention(c) (UnsafeMutableRawPointer?) -> Int32)?
+    ) {
+        sqlite3_progress_handler(handle, steps, handler, context)
+    }
+
     private func configure(_ option: Int32, _ value: Int32) throws(SQLiteError) {
         try check(csqlite_db_config_flag(handle, option, value), db: handle)
     }
