@@ -21,7 +21,7 @@ final class HistoryReader {
     /// Page cache (anonymous memory); with `mmap`, it holds little more than pages read from the WAL.
     static let cacheSizeKiB = 128
     /// The most of the file mapped at once: address space, not memory. A million assets are ~300 MB.
-    static let mmapSizeBytes = 1 << 30
+    static let mmapSizeBytes = HistoryDatabase.mmapSizeBytes
     /// Virtual-machine steps between two looks at the clock (a few microseconds of work).
     static let progressSteps: Int32 = 1000
 

@@ -21,6 +21,7 @@ public final class HistoryStore: Sendable {
     /// of opening.
     public init(path: String, checkIntegrity: Bool = true) throws(StoreError) {
         let database = try HistoryDatabase.open(path: path, checkIntegrity: checkIntegrity)
+        database.releaseOpeningMemory()
         self.thread = try StoreThread(database: database)
         self.path = path
     }

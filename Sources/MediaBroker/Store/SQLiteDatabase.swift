@@ -177,6 +177,14 @@ final class SQLiteDatabase {
     /// `sqlite3_changes64`.
     var changes: Int64 { sqlite3_changes64(handle) }
 
+    /// Bytes the connection's page cache holds now. The corresponding SQLite call is
+    /// `sqlite3_db_status(SQLITE_DBSTATUS_CACHE_USED)`.
+    var pageCacheBytes: Int {
+        var current: Int32 = 0, highest: Int32 = 0
+        sqlite3_db_status(handle, SQLITE_DBSTATUS_CACHE_USED, &current, &highest, 0)
+        return Int(current)
+    }
+
     /// The corresponding SQLite call is `sqlite3_last_insert_rowid`.
     var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 

@@ -117,7 +117,7 @@ final class StoreThread: @unchecked Sendable {
 
     /// glibc's `malloc_trim`, looked up at run time: `<malloc.h>` is not part of the Glibc module.
     /// `nil` on a C library without it (the trim is then skipped). A null handle is `RTLD_DEFAULT`.
-    private static let mallocTrim: (@convention(c) (Int) -> Int32)? = dlsym(nil, "malloc_trim").map {
+    static let mallocTrim: (@convention(c) (Int) -> Int32)? = dlsym(nil, "malloc_trim").map {
         unsafeBitCast($0, to: (@convention(c) (Int) -> Int32).self)
     }
 
