@@ -54,10 +54,10 @@ struct HistoryStoreDurabilityTests {
         let reopened = try HistoryStore(path: path)
         let cached = try await reopened.inspect { database throws(SQLiteError) in database.connection.pageCacheBytes }
         #expect(cached < 64 << 10, "\(cached) bytes cached after opening")
-        // Reading goes through the mapping, not the cache.
+        // Walking the whole file again fills the cache only up to its bound.
         #expect(try await reopened.count() == 5000)
         let afterCount = try await reopened.inspect { database throws(SQLiteError) in database.connection.pageCacheBytes }
-        #expect(afterCount < 64 << 10, "\(afterCount) bytes cached after counting")
+        #expect(afterCount <= (HistoryDatabase.cacheSizeKiB + 64) << 10, "\(afterCount) bytes cached after counting")
     }
 
     @Test func missingFoldersAreCreatedPrivateAndTheFileIsOwnerOnly() async throws {

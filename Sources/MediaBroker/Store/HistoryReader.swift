@@ -7,9 +7,8 @@ internal import Glibc
 ///
 /// A query here holds up everything else the bus thread does (player signals included), so each
 /// is bounded: past its budget SQLite interrupts it, and the caller hands it to the store thread,
-/// which has all the time it takes. Pages are read through `mmap`: a large history then costs
-/// file-backed pages the kernel may drop, not the daemon's anonymous memory, and the page cache
-/// proper stays small.
+/// which has all the time it takes. Its page cache is small: a page of fifty assets touches a few
+/// dozen pages of the file, most of them read once.
 ///
 /// Not `Sendable`: it owns a `NOMUTEX` connection, used only on the thread that opened it.
 final class HistoryReader {
@@ -18,10 +17,8 @@ final class HistoryReader {
     /// handler, which SQLite calls on the thread running the query — this reader's.
     private let deadline: UnsafeMutablePointer<Int64>
 
-    /// Page cache (anonymous memory); with `mmap`, it holds little more than pages read from the WAL.
+    /// Page cache (anonymous memory): enough for the upper levels of the indexes the queries walk.
     static let cacheSizeKiB = 128
-    /// The most of the file mapped at once: address space, not memory. A million assets are ~300 MB.
-    static let mmapSizeBytes = HistoryDatabase.mmapSizeBytes
     /// Virtual-machine steps between two looks at the clock (a few microseconds of work).
     static let progressSteps: Int32 = 1000
 
@@ -38,7 +35,6 @@ final class HistoryReader {
                 PRAGMA query_only = ON;
                 PRAGMA trusted_schema = OFF;
                 PRAGMA cache_size = -\(Self.cacheSizeKiB);
-                PRAGMA mmap_size = \(Self.mmapSizeBytes);
                 """)
         } catch {
             throw StoreError(error, path: path)
