@@ -82,4 +82,20 @@ struct HistoryReaderTests {
         #expect(assets.count == 10)
         #expect(try await store.count() == 11)
     }
+
+    @Test func closingTheStoreEmptiesTheWALEvenWithAReaderOpen() async throws {
+        let folder = try TemporaryFolder()
+        let path = folder.file("history.db")
+        let store = try HistoryStore(path: path)
+        try await fill(store, count: 100)
+        let reader = try HistoryReader(path: path)
+        guard case .assets = reader.recent(RecentQuery(limit: 5), budget: Self.budget) else {
+            Issue.record("no answer")
+            return
+        }
+        store.close()
+        let wal = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
+        #expect(wal == 0, "\(wal) bytes left in the WAL")
+        _ = reader
+    }
 }
