@@ -133,6 +133,11 @@ public final class BusConnection: Sendable {
     public func emit(_ signal: SignalEmission) throws(BusError) {
         do { try Marshalling.check(signal.arguments) } catch { throw .invalidArgs(error.reason) }
         let core = core
+        // On the connection's own thread it goes out now, like a method's immediate answer.
+        if loop.isCurrent {
+            core.send(.signal(signal))
+            return
+        }
         guard loop.execute({ core.send(.signal(signal)) }) else { throw Self.closed }
     }
 

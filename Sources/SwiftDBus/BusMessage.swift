@@ -144,6 +144,9 @@ public struct SignalEmission: Sendable {
     public var arguments: [DBusValue]
     /// For a unicast signal; `nil` broadcasts to every matching subscriber.
     public var destination: BusName?
+    /// Arguments that write themselves into the message (see ``MessageArguments``), sent instead
+    /// of `arguments`.
+    public var body: (any MessageArguments)?
 
     public init(path: ObjectPath, interface: InterfaceName, member: MemberName, arguments: [DBusValue] = [], destination: BusName? = nil) {
         self.path = path
@@ -151,6 +154,11 @@ public struct SignalEmission: Sendable {
         self.member = member
         self.arguments = arguments
         self.destination = destination
+    }
+
+    public init(path: ObjectPath, interface: InterfaceName, member: MemberName, body: some MessageArguments, destination: BusName? = nil) {
+        self.init(path: path, interface: interface, member: member, destination: destination)
+        self.body = body
     }
 }
 
@@ -165,6 +173,7 @@ enum Outgoing: Sendable {
     case methodCall(MethodCall, expectsReply: Bool)
     case signal(SignalEmission)
     case reply(ReplyAddress, [DBusValue])
+    case replyWriting(ReplyAddress, any MessageArguments)
     case error(ReplyAddress, BusError)
 
     /// Builds the libdbus message; the caller owns (and must unref) the result.
@@ -174,6 +183,7 @@ enum Outgoing: Sendable {
     func makeMessage() -> OpaquePointer? {
         let message: OpaquePointer?
         let arguments: [DBusValue]
+        var body: (any MessageArguments)?
         switch self {
         case .methodCall(let call, let expectsReply):
             message = dbus_message_new_method_call(
@@ -189,10 +199,16 @@ enum Outgoing: Sendable {
                 dbus_message_set_destination(message, destination.rawValue)
             }
             arguments = signal.arguments
+            body = signal.body
         case .reply(let address, let values):
             message = dbus_message_new(cdbus_message_type_method_return)
             if let message { Self.address(message, to: address) }
             arguments = values
+        case .replyWriting(let address, let writing):
+            message = dbus_message_new(cdbus_message_type_method_return)
+            if let message { Self.address(message, to: address) }
+            arguments = []
+            body = writing
         case .error(let address, let error):
             message = dbus_message_new(cdbus_message_type_error)
             if let message {
@@ -202,8 +218,12 @@ enum Outgoing: Sendable {
             arguments = [.string(error.message.replacingNULs())]
         }
         guard let message else { return nil }
-        guard Marshalling.append(arguments, to: message) else {
+        guard body?.append(to: message) ?? Marshalling.append(arguments, to: message) else {
             dbus_message_unref(message)
+            // A caller must not wait for its timeout because its reply could not be built.
+            if case .replyWriting(let address, let writing) = self {
+                return Outgoing.error(address, .failed("internal error: the reply '\(writing.signature)' could not be built")).makeMessage()
+            }
             return nil
         }
         return message

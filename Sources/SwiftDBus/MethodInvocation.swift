@@ -42,6 +42,16 @@ public final class MethodInvocation: Sendable {
         answer(.reply(address, values))
     }
 
+    /// Answers with arguments that write themselves (see ``MessageArguments``), which must match the
+    /// method's declared outputs.
+    public func reply(_ body: some MessageArguments) {
+        guard body.signature == declaredReply else {
+            fail(.failed("internal error: reply signature '\(body.signature)' does not match the declared '\(declaredReply)'"))
+            return
+        }
+        answer(.replyWriting(address, body))
+    }
+
     /// Answers with an error reply.
     public func fail(_ error: BusError) {
         answer(.error(address, error))
@@ -58,6 +68,13 @@ public final class MethodInvocation: Sendable {
     private func answer(_ outgoing: Outgoing) {
         guard !answered.exchange(true, ordering: .acquiringAndReleasing), message.expectsReply else { return }
         let core = core
-        loop.execute { core.send(outgoing) }
+        // Answered on the connection's own thread (a handler that could answer at once): sent now,
+        // as the object table sends its immediate answers, rather than after another turn of the
+        // loop and a write to its wake pipe.
+        if loop.isCurrent {
+            core.send(outgoing)
+        } else {
+            loop.execute { core.send(outgoing) }
+        }
     }
 }

@@ -42,6 +42,24 @@ struct HistoryStoreDurabilityTests {
         #expect(try await store.pragma("PRAGMA secure_delete") == "1")
     }
 
+    @Test func openingALargeHistoryLeavesThePageCacheEmpty() async throws {
+        let folder = try TemporaryFolder()
+        let path = folder.file("history.db")
+        do {
+            let store = try HistoryStore(path: path)
+            try await fill(store, count: 5000)
+            store.close()
+        }
+        // quick_check reads every page through the cache; what it read must not stay there.
+        let reopened = try HistoryStore(path: path)
+        let cached = try await reopened.inspect { database throws(SQLiteError) in database.connection.pageCacheBytes }
+        #expect(cached < 64 << 10, "\(cached) bytes cached after opening")
+        // Walking the whole file again fills the cache only up to its bound.
+        #expect(try await reopened.count() == 5000)
+        let afterCount = try await reopened.inspect { database throws(SQLiteError) in database.connection.pageCacheBytes }
+        #expect(afterCount <= (HistoryDatabase.cacheSizeKiB + 64) << 10, "\(afterCount) bytes cached after counting")
+    }
+
     @Test func missingFoldersAreCreatedPrivateAndTheFileIsOwnerOnly() async throws {
         let folder = try TemporaryFolder()
         let path = folder.file("data/media-broker/history.db")

@@ -450,7 +450,9 @@ public final class PlayerTracker: @unchecked Sendable {
     private func handle(_ event: PlayerEvent, for player: Player) {
         forgetLastSignal(of: player)
         let effects = player.listening.handle(event, at: now())
-        for effect in effects { perform(effect, for: player) }
+        // One event's store work (a track change finishes a listen and opens the next) is one unit:
+        // one transaction, one fsync.
+        store.together { for effect in effects { perform(effect, for: player) } }
         scheduleDeadline(for: player)
     }
 

@@ -1,30 +1,79 @@
 public import SwiftDBus
 
+/// Where an asset's contract fields go: straight into a message (``VardictWriter``), or into a
+/// ``DBusValue`` dictionary (``MediaAsset/fields``). One list of fields serves both.
+protocol AssetFieldSink: ~Copyable {
+    mutating func add(_ key: StaticString, _ value: String)
+    mutating func add(_ key: StaticString, _ value: Int64)
+    mutating func add(_ key: StaticString, _ values: [String])
+}
+
+extension VardictWriter: AssetFieldSink {}
+
 extension MediaAsset {
     /// The asset as the contract's `a{sv}`: unknown values are absent keys, never empty strings.
-    public var fields: DBusValue {
-        var map: [String: DBusValue] = [
-            "title": .string(title),
-            "app_id": .string(appID),
-            "started": .int64(started),
-            "ended": .int64(ended),
-            "listened": .int64(listened),
-            "source": .string(source.rawValue),
-        ]
-        if let id { map["id"] = .int64(id) }
+    /// Entries in key order, as `DBusValue.vardict` would sort them.
+    func writeFields<Sink: AssetFieldSink & ~Copyable>(to sink: inout Sink) {
+        func put(_ key: StaticString, text: String?) {
+            if let text, !text.isEmpty { sink.add(key, text) }
+        }
+        put("album", text: album)
+        put("app_icon", text: appIcon)
+        sink.add("app_id", appID)
+        put("app_name", text: appName)
         if !artists.isEmpty {
-            map["artists"] = .strings(artists)
-            map["artist"] = .string(artists.joined(separator: ", "))
+            sink.add("artist", artists.joined(separator: ", "))
+            sink.add("artists", artists)
         }
-        func put(_ key: String, _ text: String?) {
-            if let text, !text.isEmpty { map[key] = .string(text) }
-        }
-        put("album", album)
-        put("app_name", appName)
-        put("app_icon", appIcon)
-        put("kind", kind?.rawValue)
-        if let length { map["length"] = .int64(length) }
-        return .vardict(map)
+        sink.add("ended", ended)
+        if let id { sink.add("id", id) }
+        put("kind", text: kind?.rawValue)
+        if let length { sink.add("length", length) }
+        sink.add("listened", listened)
+        sink.add("source", source.rawValue)
+        sink.add("started", started)
+        sink.add("title", title)
+    }
+
+    /// The asset as the contract's `a{sv}`, as a value (see ``writeFields(to:)``).
+    public var fields: DBusValue {
+        var entries = FieldEntries()
+        writeFields(to: &entries)
+        return .dictionary(key: .string, value: .variant, entries.entries)
+    }
+}
+
+private struct FieldEntries: AssetFieldSink {
+    var entries: [DBusValue.DictionaryEntry] = []
+
+    init() { entries.reserveCapacity(14) }
+
+    mutating func add(_ key: StaticString, _ value: String) { put(key, .string(value)) }
+    mutating func add(_ key: StaticString, _ value: Int64) { put(key, .int64(value)) }
+    mutating func add(_ key: StaticString, _ values: [String]) { put(key, .strings(values)) }
+
+    private mutating func put(_ key: StaticString, _ value: DBusValue) {
+        entries.append(DBusValue.DictionaryEntry(key: .string(key.description), value: .variant(value)))
+    }
+}
+
+/// A page of assets as a reply's `aa{sv}`, written straight into the message.
+struct AssetPage: MessageArguments {
+    let assets: [MediaAsset]
+    var signature: Signature { "aa{sv}" }
+
+    func write(to writer: inout ArgumentWriter) {
+        writer.appendVardicts(assets) { asset, fields in asset.writeFields(to: &fields) }
+    }
+}
+
+/// One asset as `MediaAdded`'s `a{sv}`, written straight into the signal.
+struct AssetAnnouncement: MessageArguments {
+    let asset: MediaAsset
+    var signature: Signature { .vardict }
+
+    func write(to writer: inout ArgumentWriter) {
+        writer.appendVardict { asset.writeFields(to: &$0) }
     }
 }
 

@@ -29,7 +29,7 @@ public enum BrokerObject {
                     controller.recentMedia(call)
                 },
                 ExportedMethod("NowPlaying", outputs: [assets]) { call in
-                    call.reply([.array(element: .vardict, controller.nowPlaying().map(\.fields))])
+                    call.reply(AssetPage(assets: controller.nowPlaying()))
                 },
                 ExportedMethod("Apps", outputs: [Argument("apps", "aa{sv}")]) { call in
                     controller.apps(call)

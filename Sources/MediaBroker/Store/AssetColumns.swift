@@ -59,16 +59,28 @@ enum AssetColumns {
     /// U+001F; no artists at all is NULL, never ''.
     static func encodeArtists(_ artists: [String]) -> String? {
         let cleaned = artists.compactMap { artist -> String? in
+            // Names from a player are usually clean already: then the one check is a byte scan.
+            if !artist.isEmpty, !hasControlCharacter(artist) { return artist }
             var scalars = String.UnicodeScalarView()
             scalars.append(contentsOf: artist.unicodeScalars.lazy.filter { $0.value >= 0x20 })
             return scalars.isEmpty ? nil : String(scalars)
         }
-        return cleaned.isEmpty ? nil : cleaned.joined(separator: String(separator))
+        switch cleaned.count {
+        case 0: return nil
+        case 1: return cleaned[0]
+        default: return cleaned.joined(separator: String(separator))
+        }
+    }
+
+    private static func hasControlCharacter(_ text: String) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable { $0.contains { $0 < 0x20 } } ?? text.utf8.contains { $0 < 0x20 }
     }
 
     static func decodeArtists(_ stored: String?) -> [String] {
         guard let stored else { return [] }
-        return stored.split(separator: separator).map(String.init)
+        // Split on the separator's byte, not on characters: grapheme breaking cost more than the
+        // rest of reading a row (callgrind, RecentMedia pages).
+        return stored.utf8.split(separator: 0x1F).map { String(decoding: $0, as: UTF8.self) }
     }
 
     private static func nonEmpty(_ text: String?) -> String? {

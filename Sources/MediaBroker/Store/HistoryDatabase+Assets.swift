@@ -5,15 +5,18 @@ extension HistoryDatabase {
         ON CONFLICT(app_id, started, title) DO NOTHING
         """
     static let existingIDSQL = "SELECT id FROM assets WHERE app_id = ?1 AND started = ?2 AND title = ?3"
+    static let insertStatement = StatementKey(insertSQL)
+    static let existingIDStatement = StatementKey(existingIDSQL)
 
-    /// Records one asset in its own transaction (so it is on disk when this returns).
+    /// Records one asset atomically: in its own transaction (on disk when this returns), or inside
+    /// the store's group commit (on disk when that commits).
     func insert(_ asset: MediaAsset) throws(StoreError) -> InsertOutcome {
         try sql { () throws(SQLiteError) in
             try connection.transaction { () throws(SQLiteError) in try insertInTransaction(asset) }
         }
     }
 
-    /// Records many assets in one transaction: one `fsync` for the lot, all or none.
+    /// Records many assets atomically, all or none: one transaction and one `fsync` for the lot.
     func insert(contentsOf assets: [MediaAsset]) throws(StoreError) -> [InsertOutcome] {
         try sql { () throws(SQLiteError) in
             try connection.transaction { () throws(SQLiteError) in
@@ -31,13 +34,13 @@ extension HistoryDatabase {
     /// `ON CONFLICT DO NOTHING` keeps the first delivery of a listen; the existing id is then looked
     /// up through the same unique index that detected the conflict.
     func insertInTransaction(_ asset: MediaAsset) throws(SQLiteError) -> InsertOutcome {
-        let inserted = try connection.cachedStatement(Self.insertSQL).use { statement throws(SQLiteError) in
+        let inserted = try connection.statement(Self.insertStatement).use { statement throws(SQLiteError) in
             try AssetColumns.bind(asset, to: statement)
             try statement.step()
             return connection.changes == 1
         }
         if inserted { return InsertOutcome(id: connection.lastInsertRowID, wasNew: true) }
-        let existing = try connection.cachedStatement(Self.existingIDSQL).use { statement throws(SQLiteError) in
+        let existing = try connection.statement(Self.existingIDStatement).use { statement throws(SQLiteError) in
             try statement.bind(asset.appID, at: 1)
             try statement.bind(asset.started, at: 2)
             try statement.bind(asset.title, at: 3)

@@ -68,7 +68,7 @@ extension HistoryDatabase {
     /// process reads the file the checkpoint cannot finish, and the next one will.
     ///
     /// The corresponding SQLite statement is `PRAGMA wal_checkpoint(TRUNCATE)`.
-    private func truncateWAL() {
+    func truncateWAL() {
         _ = try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 }

@@ -6,7 +6,7 @@ extension HistoryStore {
     /// `started` and `title` — is already stored, in which case the stored one is kept and its id
     /// returned with `wasNew == false`. The asset's own `id` is ignored.
     public func insert(_ asset: MediaAsset, completion: @escaping Completion<InsertOutcome>) {
-        perform({ database throws(StoreError) in try database.insert(asset) }, completion: completion)
+        perform(.write, { database throws(StoreError) in try database.insert(asset) }, completion: completion)
     }
 
     public func insert(_ asset: MediaAsset) async throws(StoreError) -> InsertOutcome {
@@ -16,7 +16,7 @@ extension HistoryStore {
     /// Records many assets in one transaction — all or none, one `fsync` — with one outcome each,
     /// in order.
     public func insert(contentsOf assets: [MediaAsset], completion: @escaping Completion<[InsertOutcome]>) {
-        perform({ database throws(StoreError) in try database.insert(contentsOf: assets) }, completion: completion)
+        perform(.write, { database throws(StoreError) in try database.insert(contentsOf: assets) }, completion: completion)
     }
 
     public func insert(contentsOf assets: [MediaAsset]) async throws(StoreError) -> [InsertOutcome] {

@@ -5,7 +5,7 @@ extension HistoryStore {
     public func saveOpenListen(
         key: String, asset: MediaAsset, checkpoint: Microseconds, completion: @escaping Completion<Void>
     ) {
-        perform({ database throws(StoreError) in
+        perform(.write, { database throws(StoreError) in
             try database.saveOpenListen(key: key, asset: asset, checkpoint: checkpoint)
         }, completion: completion)
     }
@@ -25,7 +25,7 @@ extension HistoryStore {
 
     /// Forgets a listen in progress without recording it (too short, discarded by an opt-out).
     public func removeOpenListen(key: String, completion: @escaping Completion<Void>) {
-        perform({ database throws(StoreError) in try database.removeOpenListen(key: key) }, completion: completion)
+        perform(.write, { database throws(StoreError) in try database.removeOpenListen(key: key) }, completion: completion)
     }
 
     public func removeOpenListen(key: String) async throws(StoreError) {
@@ -34,7 +34,7 @@ extension HistoryStore {
 
     /// Records the finished listen as an asset and forgets its checkpoint, in one transaction.
     public func finishOpenListen(key: String, asset: MediaAsset, completion: @escaping Completion<InsertOutcome>) {
-        perform({ database throws(StoreError) in
+        perform(.write, { database throws(StoreError) in
             try database.finishOpenListen(key: key, asset: asset)
         }, completion: completion)
     }

@@ -12,7 +12,7 @@ extension HistoryStore {
 
     /// Stores `value` under `key`; `nil` removes the setting. Durable when the completion runs.
     public func setSetting(_ key: String, _ value: String?, completion: @escaping Completion<Void>) {
-        perform({ database throws(StoreError) in try database.setSetting(key, value) }, completion: completion)
+        perform(.write, { database throws(StoreError) in try database.setSetting(key, value) }, completion: completion)
     }
 
     public func setSetting(_ key: String, _ value: String?) async throws(StoreError) {

@@ -21,6 +21,7 @@ public final class HistoryStore: Sendable {
     /// of opening.
     public init(path: String, checkIntegrity: Bool = true) throws(StoreError) {
         let database = try HistoryDatabase.open(path: path, checkIntegrity: checkIntegrity)
+        database.releaseOpeningMemory()
         self.thread = try StoreThread(database: database)
         self.path = path
     }
@@ -56,14 +57,37 @@ public final class HistoryStore: Sendable {
     // MARK: Running work on the store thread
 
     /// Queues `work`; `completion` gets its result on the store thread.
+    ///
+    /// A `.write` job may share its transaction with the writes queued next to it (group commit,
+    /// see `GroupCommit`); its completion runs once that transaction is committed. An `.alone` job
+    /// runs outside any transaction, after the writes queued before it are committed.
+    func perform<T: Sendable>(
+        _ kind: StoreThread.Job.Kind,
+        _ work: @escaping @Sendable (HistoryDatabase) throws(StoreError) -> T,
+        completion: @escaping @Sendable (Result<T, StoreError>) -> Void
+    ) {
+        let accepted = thread.submit(StoreThread.Job(kind: kind) { database in
+            let result = Result { () throws(StoreError) in try work(database) }
+            let failed = if case .failure = result { true } else { false }
+            return StoreThread.Outcome(failed: failed) { completion(result) }
+        })
+        if !accepted { completion(.failure(.closed)) }
+    }
+
     func perform<T: Sendable>(
         _ work: @escaping @Sendable (HistoryDatabase) throws(StoreError) -> T,
         completion: @escaping @Sendable (Result<T, StoreError>) -> Void
     ) {
-        let accepted = thread.submit { database in
-            completion(Result { () throws(StoreError) in try work(database) })
-        }
-        if !accepted { completion(.failure(.closed)) }
+        perform(.alone, work, completion: completion)
+    }
+
+    /// Runs `body` and queues the store work it asks for on this thread as one unit: the writes go
+    /// into one transaction (one `fsync`) and wake the store thread once. For the few writes one
+    /// event causes — a track change finishes one listen and opens the next.
+    ///
+    /// `body` must not wait for that work: it is only queued once `body` returns.
+    public func together(_ body: () -> Void) {
+        thread.together(body)
     }
 
     /// Awaits the completion of a callback-form call.

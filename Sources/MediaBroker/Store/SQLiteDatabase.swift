@@ -9,6 +9,9 @@ final class SQLiteDatabase {
     /// The file name as given (`:memory:` for a private in-memory database).
     let path: String
     private var statementCache: [String: Statement] = [:]
+    /// The hot paths' statements, found by the identity of their key: hashing a few hundred bytes
+    /// of SQL text on every step cost more than binding the values (callgrind, track changes).
+    private var pinned: [ObjectIdentifier: Statement] = [:]
 
     /// Opens (and with `create`, creates) the database at `path`, with extended result codes on.
     ///
@@ -36,6 +39,7 @@ final class SQLiteDatabase {
     /// statement of the connection has been finalized, so the order of deinits does not matter.
     deinit {
         statementCache.removeAll()
+        pinned.removeAll()
         sqlite3_close_v2(handle)
     }
 
@@ -60,6 +64,15 @@ final class SQLiteDatabase {
     }
 
     static let statementCacheLimit = 32
+
+    /// The statement for `key`, compiled on first use and kept for the life of the connection. The
+    /// keys are static, so these are bounded by the code, never emptied like `cachedStatement`'s.
+    func statement(_ key: StatementKey) throws(SQLiteError) -> Statement {
+        if let statement = pinned[ObjectIdentifier(key)] { return statement }
+        let statement = try Statement(db: handle, sql: key.sql, persistent: true)
+        pinned[ObjectIdentifier(key)] = statement
+        return statement
+    }
 
     /// Runs one or more statements that return no rows of interest (schema, pragmas).
     ///
@@ -88,16 +101,32 @@ final class SQLiteDatabase {
 
     // MARK: Transactions
 
-    /// Runs `body` in a write transaction: committed when it returns, rolled back when it (or the
-    /// commit) throws.
+    /// Runs `body` atomically: committed when it returns, rolled back when it (or the commit) throws.
     ///
-    /// `BEGIN IMMEDIATE` takes the write lock at once, so a transaction cannot fail half-way with
-    /// `SQLITE_BUSY` because another process started writing after it read.
+    /// Outside a transaction this is one: `BEGIN IMMEDIATE` takes the write lock at once, so it
+    /// cannot fail half-way with `SQLITE_BUSY` because another process started writing after it
+    /// read. Inside one (the store's group commit) it is a savepoint: `body` is undone alone on
+    /// failure, and becomes durable with the enclosing transaction.
     func transaction<T>(_ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
-        try cachedStatement("BEGIN IMMEDIATE").use { statement throws(SQLiteError) in try statement.step() }
+        if isInTransaction {
+            try savepoint()
+            do {
+                let result = try body()
+                try releaseSavepoint()
+                return result
+            } catch {
+                // Undone alone, unless SQLite already rolled back the whole transaction.
+                if isInTransaction {
+                    try? rollBackToSavepoint()
+                    try? releaseSavepoint()
+                }
+                throw error
+            }
+        }
+        try begin()
         do {
             let result = try body()
-            try cachedStatement("COMMIT").use { statement throws(SQLiteError) in try statement.step() }
+            try commit()
             return result
         } catch {
             rollBackIfOpen()
@@ -105,13 +134,39 @@ final class SQLiteDatabase {
         }
     }
 
+    /// The corresponding SQLite statement is `BEGIN IMMEDIATE`.
+    func begin() throws(SQLiteError) { try run(.begin) }
+
+    /// The corresponding SQLite statement is `COMMIT`; with `synchronous=FULL` it returns once the
+    /// WAL is synced.
+    func commit() throws(SQLiteError) { try run(.commit) }
+
+    /// Savepoints share one name: `RELEASE` and `ROLLBACK TO` act on the innermost one of that
+    /// name, so they nest. The corresponding SQLite statement is `SAVEPOINT`.
+    func savepoint() throws(SQLiteError) { try run(.savepoint) }
+
+    /// Merges the innermost savepoint into what encloses it. The corresponding SQLite statement is
+    /// `RELEASE`.
+    func releaseSavepoint() throws(SQLiteError) { try run(.release) }
+
+    /// Undoes everything since the innermost savepoint, which stays open. The corresponding SQLite
+    /// statement is `ROLLBACK TO`.
+    func rollBackToSavepoint() throws(SQLiteError) { try run(.rollBackTo) }
+
+    private func run(_ key: StatementKey) throws(SQLiteError) {
+        try statement(key).use { statement throws(SQLiteError) in try statement.step() }
+    }
+
+    /// Whether a transaction is open. The corresponding SQLite call is `sqlite3_get_autocommit`.
+    var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
     /// Rolls back after a failure. Some errors (`SQLITE_FULL`, `SQLITE_IOERR`) already rolled the
     /// transaction back inside SQLite, so it only runs while one is still open; a failing rollback
     /// has nothing better to report than the error that caused it.
     ///
     /// The corresponding SQLite calls are `sqlite3_get_autocommit` and `sqlite3_exec`.
-    private func rollBackIfOpen() {
-        if sqlite3_get_autocommit(handle) == 0 {
+    func rollBackIfOpen() {
+        if isInTransaction {
             sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
         }
     }
@@ -121,6 +176,14 @@ final class SQLiteDatabase {
     /// Rows changed by the last INSERT, UPDATE or DELETE. The corresponding SQLite call is
     /// `sqlite3_changes64`.
     var changes: Int64 { sqlite3_changes64(handle) }
+
+    /// Bytes the connection's page cache holds now. The corresponding SQLite call is
+    /// `sqlite3_db_status(SQLITE_DBSTATUS_CACHE_USED)`.
+    var pageCacheBytes: Int {
+        var current: Int32 = 0, highest: Int32 = 0
+        sqlite3_db_status(handle, SQLITE_DBSTATUS_CACHE_USED, &current, &highest, 0)
+        return Int(current)
+    }
 
     /// The corresponding SQLite call is `sqlite3_last_insert_rowid`.
     var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
@@ -147,7 +210,34 @@ final class SQLiteDatabase {
         try configure(SQLITE_DBCONFIG_DEFENSIVE, enabled ? 1 : 0)
     }
 
+    /// Calls `handler` with `context` every `steps` virtual-machine steps of a running statement; a
+    /// handler answering non-zero interrupts it (`SQLITE_INTERRUPT`). `nil` removes the handler.
+    /// It runs on the thread running the statement.
+    ///
+    /// The corresponding SQLite call is `sqlite3_progress_handler`.
+    func setProgressHandler(
+        every steps: Int32, context: UnsafeMutableRawPointer?,
+        _ handler: (@convention(c) (UnsafeMutableRawPointer?) -> Int32)?
+    ) {
+        sqlite3_progress_handler(handle, steps, handler, context)
+    }
+
     private func configure(_ option: Int32, _ value: Int32) throws(SQLiteError) {
         try check(csqlite_db_config_flag(handle, option, value), db: handle)
     }
+}
+
+/// The SQL of a statement the hot paths reuse, looked up by the key's identity (see
+/// `SQLiteDatabase.statement(_:)`): declare each as a `static let`.
+final class StatementKey: Sendable {
+    let sql: String
+
+    init(_ sql: String) { self.sql = sql }
+
+    static let begin = StatementKey("BEGIN IMMEDIATE")
+    static let commit = StatementKey("COMMIT")
+    // Savepoints share one name: `RELEASE` and `ROLLBACK TO` act on the innermost one of that name.
+    static let savepoint = StatementKey("SAVEPOINT step")
+    static let release = StatementKey("RELEASE step")
+    static let rollBackTo = StatementKey("ROLLBACK TO step")
 }

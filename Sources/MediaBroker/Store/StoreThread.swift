@@ -17,8 +17,28 @@ internal import Glibc
 // pthread calls on them are safe from any thread; the database is only reachable from the store
 // thread (it travels there inside `Start`).
 final class StoreThread: @unchecked Sendable {
-    /// A unit of work; it runs on the store thread with the database.
-    typealias Job = @Sendable (HistoryDatabase) -> Void
+    /// A unit of work. It runs on the store thread with the database and answers whether it failed
+    /// and what to do once its writes are committed (call its completion); it never calls the
+    /// completion itself, so no one hears of a write that a later rollback could still undo.
+    struct Job: Sendable {
+        enum Kind: Sendable {
+            /// A write that may share a transaction with the writes queued beside it (group commit).
+            case write
+            /// Runs by itself, outside any transaction: reads, and work that commits in steps of its
+            /// own (purge announces each batch once that batch is committed).
+            case alone
+        }
+
+        let kind: Kind
+        /// Set on every job of a `together` unit after its first, so a transaction never ends inside it.
+        var continuesUnit = false
+        let run: @Sendable (HistoryDatabase) -> Outcome
+    }
+
+    struct Outcome {
+        var failed: Bool
+        var finish: () -> Void
+    }
 
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     /// Signalled when a job arrives in an empty queue, and broadcast when the store closes.
@@ -30,6 +50,8 @@ final class StoreThread: @unchecked Sendable {
     private var accepting = true
     private var finished = false
     private var worker: pthread_t?
+    /// The thread inside `together` and the jobs it submitted so far, held back until it ends.
+    private var collector: (thread: pthread_t, jobs: [Job])?
 
     /// What the new thread starts from, handed over as a retained pointer.
     private final class Start {
@@ -95,7 +117,7 @@ final class StoreThread: @unchecked Sendable {
 
     /// glibc's `malloc_trim`, looked up at run time: `<malloc.h>` is not part of the Glibc module.
     /// `nil` on a C library without it (the trim is then skipped). A null handle is `RTLD_DEFAULT`.
-    private static let mallocTrim: (@convention(c) (Int) -> Int32)? = dlsym(nil, "malloc_trim").map {
+    static let mallocTrim: (@convention(c) (Int) -> Int32)? = dlsym(nil, "malloc_trim").map {
         unsafeBitCast($0, to: (@convention(c) (Int) -> Int32).self)
     }
 
@@ -120,16 +142,20 @@ final class StoreThread: @unchecked Sendable {
                 pthread_mutex_lock(mutex)
             }
             if jobs.isEmpty { drained = 0 }
-            while jobs.isEmpty && accepting { pthread_cond_wait(workAvailable, mutex) }
+            // A unit still being gathered is let in even after a shutdown began: its jobs were accepted.
+            while jobs.isEmpty && (accepting || collector != nil) { pthread_cond_wait(workAvailable, mutex) }
             if jobs.isEmpty { break }
             swap(&jobs, &batch)
             pthread_mutex_unlock(mutex)
-            for job in batch { job(database) }
+            GroupCommit(database: database).run(batch)
             drained += batch.count
             batch.removeAll(keepingCapacity: true)
             pthread_mutex_lock(mutex)
         }
         pthread_mutex_unlock(mutex)
+        // SQLite checkpoints by itself when the last connection to the file closes, but the bus
+        // thread's `HistoryReader` may outlive this one: the WAL is emptied into the database here.
+        database.truncateWAL()
     }
 
     private func markFinished() {
@@ -139,14 +165,43 @@ final class StoreThread: @unchecked Sendable {
         }
     }
 
-    /// Queues `job`; `false` when the store is closed and the job was dropped.
-    func submit(_ job: @escaping Job) -> Bool {
+    /// Queues `job`; `false` when the store is closed and the job was dropped. Inside `together` on
+    /// this thread, the job is held back until the unit is complete.
+    func submit(_ job: Job) -> Bool {
         locked {
             guard accepting else { return false }
+            if let collector, pthread_equal(collector.thread, pthread_self()) != 0 {
+                var held = job
+                held.continuesUnit = !collector.jobs.isEmpty
+                self.collector?.jobs.append(held)
+                return true
+            }
             jobs.append(job)
             // The thread only waits on an empty queue, so only the first job needs to wake it.
             if jobs.count == 1 { pthread_cond_signal(workAvailable) }
             return true
+        }
+    }
+
+    /// Runs `body`, holding back the jobs this thread submits meanwhile and queueing them together
+    /// when it returns: one wake-up of the store thread, and one transaction and `fsync` for all
+    /// their writes. `body` must not wait for those jobs. Other threads' jobs are not held; inside
+    /// another thread's unit, or nested in its own, `body` simply runs.
+    func together(_ body: () -> Void) {
+        let collecting = locked { () -> Bool in
+            guard collector == nil, accepting else { return false }
+            collector = (pthread_self(), [])
+            return true
+        }
+        body()
+        guard collecting else { return }
+        locked {
+            let held = collector?.jobs ?? []
+            collector = nil
+            let wasEmpty = jobs.isEmpty
+            jobs.append(contentsOf: held)
+            // Also when nothing was held: a shutdown meanwhile leaves the thread waiting for this unit.
+            if wasEmpty { pthread_cond_signal(workAvailable) }
         }
     }
 
@@ -158,6 +213,11 @@ final class StoreThread: @unchecked Sendable {
     func shutdown(wait: Bool) {
         locked {
             accepting = false
+            // Closing from inside `together`: what the unit holds was accepted, so it runs first.
+            if let collector, pthread_equal(collector.thread, pthread_self()) != 0 {
+                jobs.append(contentsOf: collector.jobs)
+                self.collector = nil
+            }
             pthread_cond_broadcast(workAvailable)
             let onStoreThread = worker.map { pthread_equal($0, pthread_self()) != 0 } ?? false
             guard wait, !onStoreThread else { return }

@@ -1,0 +1,40 @@
+import SwiftDBus
+import Testing
+@testable import MediaBroker
+
+@Suite("MediaAsset as the contract's a{sv}")
+struct AssetFieldsTests {
+    /// The contract's fields the plain way: a dictionary, sorted into key order by `vardict`.
+    static func contract(_ asset: MediaAsset) -> DBusValue {
+        var map: [String: DBusValue] = [
+            "title": .string(asset.title), "app_id": .string(asset.appID), "started": .int64(asset.started),
+            "ended": .int64(asset.ended), "listened": .int64(asset.listened), "source": .string(asset.source.rawValue),
+        ]
+        if let id = asset.id { map["id"] = .int64(id) }
+        if !asset.artists.isEmpty {
+            map["artists"] = .strings(asset.artists)
+            map["artist"] = .string(asset.artists.joined(separator: ", "))
+        }
+        for (key, text) in [("album", asset.album), ("app_name", asset.appName), ("app_icon", asset.appIcon),
+                            ("kind", asset.kind?.rawValue)] {
+            if let text, !text.isEmpty { map[key] = .string(text) }
+        }
+        if let length = asset.length { map["length"] = .int64(length) }
+        return .vardict(map)
+    }
+
+    @Test func everyFieldSetGivesEveryKeyInKeyOrder() {
+        var asset = makeAsset("Song", artists: ["A, the first", "B"])
+        asset.id = 42
+        #expect(asset.fields == Self.contract(asset))
+        guard case .dictionary(_, _, let entries) = asset.fields else { Issue.record("not a dictionary"); return }
+        #expect(entries.count == 14)
+    }
+
+    @Test func unknownValuesAreAbsentKeysNeverEmptyStrings() throws {
+        let asset = MediaAsset(title: "Bare", appID: "mpv", appName: "", appIcon: nil, started: 1, ended: 2, listened: 1,
+                               source: .donation)
+        #expect(asset.fields == Self.contract(asset))
+        #expect(try asset.fields.vardict().keys.sorted() == ["app_id", "ended", "listened", "source", "started", "title"])
+    }
+}
