@@ -41,6 +41,7 @@ TARGETS = [
     ("track_change", "cpu_us_per_change", "playerctld", "playerctld", "≤ 50 µs", lambda b, r: b <= 50),
     ("query_1m", "p50_us", "ping", "Ping p50", "≤ 2× Ping", lambda b, r: b <= 2 * r),
     ("query_1m", "p99_us", "ping", "Ping p99", "—", None),
+    ("query_1m", "assets_per_reply", None, None, "—", None),
     ("query_100k", "p50_us", "ping", "Ping p50", "—", None),
     ("query_10k", "p50_us", "ping", "Ping p50", "—", None),
     ("memory_idle", "rss_kb", "playerctld", "playerctld", "—", None),
