@@ -8,6 +8,7 @@
 // as a crash.
 
 @testable import SwiftDBus
+@testable import FuzzFormat
 internal import CDBus
 #if canImport(Glibc)
 import Glibc
