@@ -24,6 +24,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sv_entry.h"
+
 static double now_seconds(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
@@ -55,17 +57,6 @@ static void own(DBusConnection *c, const char *name) {
 }
 
 /* --- Building MPRIS values --------------------------------------------------------------- */
-
-/* One `{sv}` entry holding a basic value of TYPE (signature SIG) at VALUE. */
-static void entry_basic(DBusMessageIter *dict, const char *key, int type, const char *sig, const void *value) {
-    DBusMessageIter e, v;
-    dbus_message_iter_open_container(dict, DBUS_TYPE_DICT_ENTRY, NULL, &e);
-    dbus_message_iter_append_basic(&e, DBUS_TYPE_STRING, &key);
-    dbus_message_iter_open_container(&e, DBUS_TYPE_VARIANT, sig, &v);
-    dbus_message_iter_append_basic(&v, type, value);
-    dbus_message_iter_close_container(&e, &v);
-    dbus_message_iter_close_container(dict, &e);
-}
 
 static void entry_string(DBusMessageIter *dict, const char *key, const char *value) {
     entry_basic(dict, key, DBUS_TYPE_STRING, "s", &value);
