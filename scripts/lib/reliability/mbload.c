@@ -11,18 +11,20 @@
  *       PLAYERS players (org.mpris.MediaPlayer2.churnK) in waves of WAVE at once: each appears, plays
  *       one track for LISTEN_MS, stops and vanishes. Prints the titles like flood.
  *   mbload clients CLIENTS SECONDS
- *       CLIENTS connections, one thread each, calling RecentMedia({limit: 50}) in a loop for
- *       SECONDS. Prints "calls N failures F p50 A ms p99 B ms max C ms".
+ *       CLIENTS connections calling RecentMedia({limit: 50}) in a loop for SECONDS, each with one
+ *       call outstanding at a time. Prints "calls N failures F p50 A ms p99 B ms max C ms".
  *
  * Every loop is bounded in count and time, and the tool only ever talks to the bus it is given.
  */
 #include <dbus/dbus.h>
-#include <pthread.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "sv_entry.h"
 
 static double now_seconds(void) {
     struct timespec t;
@@ -55,17 +57,6 @@ static void own(DBusConnection *c, const char *name) {
 }
 
 /* --- Building MPRIS values --------------------------------------------------------------- */
-
-/* One `{sv}` entry holding a basic value of TYPE (signature SIG) at VALUE. */
-static void entry_basic(DBusMessageIter *dict, const char *key, int type, const char *sig, const void *value) {
-    DBusMessageIter e, v;
-    dbus_message_iter_open_container(dict, DBUS_TYPE_DICT_ENTRY, NULL, &e);
-    dbus_message_iter_append_basic(&e, DBUS_TYPE_STRING, &key);
-    dbus_message_iter_open_container(&e, DBUS_TYPE_VARIANT, sig, &v);
-    dbus_message_iter_append_basic(&v, type, value);
-    dbus_message_iter_close_container(&e, &v);
-    dbus_message_iter_close_container(dict, &e);
-}
 
 static void entry_string(DBusMessageIter *dict, const char *key, const char *value) {
     entry_basic(dict, key, DBUS_TYPE_STRING, "s", &value);
@@ -251,49 +242,50 @@ static int churn(int players, int wave, int listen_ms) {
 
 /* --- clients ----------------------------------------------------------------------------- */
 
-struct client_result {
-    double seconds;
-    long calls, failures;
-    double *latencies;  /* ms */
-    long capacity;
+/* N clients, each its own connection (its own unique name and socket, as N apps would be), each
+ * with one RecentMedia call outstanding at a time: a new call as soon as the last one is answered.
+ * One thread drives them all with poll(). With one blocking thread per client, 100 threads on 2
+ * cores waited for a CPU after their reply had arrived, so the latency measured included the load
+ * generator's own run queue, and their switching took CPU from the broker under test. */
+struct client {
+    DBusConnection *connection;
+    dbus_uint32_t serial;  /* of the call outstanding */
+    double sent;
 };
 
-static void *client_loop(void *raw) {
-    struct client_result *r = raw;
-    DBusConnection *c = connect_bus();
-    double end = now_seconds() + r->seconds;
-    while (now_seconds() < end) {
-        DBusMessage *m = dbus_message_new_method_call("org.mediabroker.MediaBroker1", "/org/mediabroker/MediaBroker1",
-                                                      "org.mediabroker.MediaBroker1", "RecentMedia");
-        DBusMessageIter it, dict, e, v;
-        const char *key = "limit";
-        dbus_uint32_t limit = 50;
-        dbus_message_iter_init_append(m, &it);
-        dbus_message_iter_open_container(&it, DBUS_TYPE_ARRAY, "{sv}", &dict);
-        dbus_message_iter_open_container(&dict, DBUS_TYPE_DICT_ENTRY, NULL, &e);
-        dbus_message_iter_append_basic(&e, DBUS_TYPE_STRING, &key);
-        dbus_message_iter_open_container(&e, DBUS_TYPE_VARIANT, "u", &v);
-        dbus_message_iter_append_basic(&v, DBUS_TYPE_UINT32, &limit);
-        dbus_message_iter_close_container(&e, &v);
-        dbus_message_iter_close_container(&dict, &e);
-        dbus_message_iter_close_container(&it, &dict);
-        DBusError error;
-        dbus_error_init(&error);
-        double t0 = now_seconds();
-        DBusMessage *reply = dbus_connection_send_with_reply_and_block(c, m, 5000, &error);
-        double ms = (now_seconds() - t0) * 1000;
-        dbus_message_unref(m);
-        if (!reply) { r->failures++; dbus_error_free(&error); usleep(10000); continue; }
-        dbus_message_unref(reply);
-        if (r->calls == r->capacity) {
-            r->capacity = r->capacity ? r->capacity * 2 : 1024;
-            r->latencies = realloc(r->latencies, r->capacity * sizeof(double));
-        }
-        r->latencies[r->calls++] = ms;
+struct latencies {
+    double *ms;
+    long count, capacity;
+};
+
+static void record(struct latencies *l, double ms) {
+    if (l->count == l->capacity) {
+        l->capacity = l->capacity ? l->capacity * 2 : 4096;
+        l->ms = realloc(l->ms, l->capacity * sizeof(double));
+        if (!l->ms) { fprintf(stderr, "mbload: out of memory\n"); exit(1); }
     }
-    dbus_connection_close(c);
-    dbus_connection_unref(c);
-    return NULL;
+    l->ms[l->count++] = ms;
+}
+
+static void call_recent(struct client *k) {
+    DBusMessage *m = dbus_message_new_method_call("org.mediabroker.MediaBroker1", "/org/mediabroker/MediaBroker1",
+                                                  "org.mediabroker.MediaBroker1", "RecentMedia");
+    DBusMessageIter it, dict, e, v;
+    const char *key = "limit";
+    dbus_uint32_t limit = 50;
+    dbus_message_iter_init_append(m, &it);
+    dbus_message_iter_open_container(&it, DBUS_TYPE_ARRAY, "{sv}", &dict);
+    dbus_message_iter_open_container(&dict, DBUS_TYPE_DICT_ENTRY, NULL, &e);
+    dbus_message_iter_append_basic(&e, DBUS_TYPE_STRING, &key);
+    dbus_message_iter_open_container(&e, DBUS_TYPE_VARIANT, "u", &v);
+    dbus_message_iter_append_basic(&v, DBUS_TYPE_UINT32, &limit);
+    dbus_message_iter_close_container(&e, &v);
+    dbus_message_iter_close_container(&dict, &e);
+    dbus_message_iter_close_container(&it, &dict);
+    k->sent = now_seconds();
+    dbus_connection_send(k->connection, m, &k->serial);
+    dbus_message_unref(m);
+    dbus_connection_flush(k->connection);
 }
 
 static int compare(const void *a, const void *b) {
@@ -302,30 +294,71 @@ static int compare(const void *a, const void *b) {
 }
 
 static int clients(int n, double seconds) {
-    pthread_t threads[n];
-    struct client_result results[n];
-    memset(results, 0, sizeof results);
+    struct client *k = calloc(n, sizeof *k);
+    struct pollfd *fds = calloc(n, sizeof *fds);
+    struct latencies answered = {0};
+    long failures = 0;
+    if (!k || !fds) { fprintf(stderr, "mbload: out of memory\n"); return 1; }
+    /* Every connection is made first, one at a time: connecting is not what is measured, and 100
+     * connections authenticating at once pass dbus-daemon's default limit of 64 incomplete
+     * connections, which drops the oldest. */
     for (int i = 0; i < n; i++) {
-        results[i].seconds = seconds;
-        pthread_create(&threads[i], NULL, client_loop, &results[i]);
+        int fd = -1;
+        k[i].connection = connect_bus();
+        dbus_connection_get_unix_fd(k[i].connection, &fd);
+        fds[i] = (struct pollfd){.fd = fd, .events = POLLIN};
     }
-    long calls = 0, failures = 0;
+    double end = now_seconds() + seconds;
+    for (int i = 0; i < n; i++) call_recent(&k[i]);
+    int outstanding = n;
+    while (outstanding > 0) {
+        /* A flush reads as well as writes, so a reply may already wait in a connection's queue
+         * with nothing left on its socket for poll to see. */
+        int queued = 0;
+        for (int i = 0; i < n && !queued; i++)
+            queued = dbus_connection_get_dispatch_status(k[i].connection) == DBUS_DISPATCH_DATA_REMAINS;
+        /* After the end, wait for the calls still outstanding (their latency counts too). */
+        if (poll(fds, n, queued ? 0 : 100) < 0) { perror("mbload: poll"); return 1; }
+        double now = now_seconds();
+        for (int i = 0; i < n; i++) {
+            if (fds[i].revents & (POLLIN | POLLHUP | POLLERR)) dbus_connection_read_write(k[i].connection, 0);
+            DBusMessage *m;
+            while ((m = dbus_connection_pop_message(k[i].connection))) {
+                int type = dbus_message_get_type(m);
+                if ((type == DBUS_MESSAGE_TYPE_METHOD_RETURN || type == DBUS_MESSAGE_TYPE_ERROR) &&
+                    dbus_message_get_reply_serial(m) == k[i].serial && k[i].serial != 0) {
+                    double t = now_seconds();
+                    if (type == DBUS_MESSAGE_TYPE_ERROR) failures++;
+                    else record(&answered, (t - k[i].sent) * 1000);
+                    k[i].serial = 0;
+                    if (t < end) call_recent(&k[i]);
+                    else { outstanding--; fds[i].events = 0; }
+                }
+                dbus_message_unref(m);
+            }
+        }
+        /* A call unanswered for 5 s is a failure (as a blocking call's timeout would be). */
+        for (int i = 0; i < n; i++) {
+            if (k[i].serial != 0 && now - k[i].sent > 5) {
+                failures++;
+                k[i].serial = 0;
+                if (now < end) call_recent(&k[i]);
+                else { outstanding--; fds[i].events = 0; }
+            }
+        }
+    }
     for (int i = 0; i < n; i++) {
-        pthread_join(threads[i], NULL);
-        calls += results[i].calls;
-        failures += results[i].failures;
+        dbus_connection_close(k[i].connection);
+        dbus_connection_unref(k[i].connection);
     }
-    double *all = malloc((calls ? calls : 1) * sizeof(double));
-    long k = 0;
-    for (int i = 0; i < n; i++) {
-        memcpy(all + k, results[i].latencies, results[i].calls * sizeof(double));
-        k += results[i].calls;
-        free(results[i].latencies);
-    }
-    qsort(all, calls, sizeof(double), compare);
-    double p50 = calls ? all[calls / 2] : 0, p99 = calls ? all[(long)(calls * 0.99)] : 0, max = calls ? all[calls - 1] : 0;
+    long calls = answered.count;
+    qsort(answered.ms, calls, sizeof(double), compare);
+    double p50 = calls ? answered.ms[calls / 2] : 0, p99 = calls ? answered.ms[(long)(calls * 0.99)] : 0,
+           max = calls ? answered.ms[calls - 1] : 0;
     printf("calls %ld failures %ld p50 %.1f ms p99 %.1f ms max %.1f ms\n", calls, failures, p50, p99, max);
-    free(all);
+    free(answered.ms);
+    free(fds);
+    free(k);
     return failures ? 1 : 0;
 }
 
