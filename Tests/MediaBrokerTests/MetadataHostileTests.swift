@@ -45,6 +45,18 @@ struct MetadataHostileTests {
         #expect(metadata.genres.count == Limits.maxGenres)
     }
 
+    @Test("thousands of copies of one artist: only the first 256 items are looked at")
+    func copiesOfOneArtist() {
+        // 4,000 copies of a 600-byte artist once took 148 ms to clean; the list is cut at 4 × 64.
+        let copy = String(repeating: "Ω", count: 300)
+        let examined = Limits.maxArtists * TrackMetadata.examinedPerKept
+        let artists = Array(repeating: copy, count: 4_000) + ["Late"]
+        #expect(TrackMetadata.decode([Key.artist: .strings(artists)]).artists == [copy])
+        // A distinct artist still counts while it lies within the examined items.
+        let justInside = Array(repeating: copy, count: examined - 1) + ["Inside", "Outside"]
+        #expect(TrackMetadata.decode([Key.artist: .strings(justInside)]).artists == [copy, "Inside"])
+    }
+
     @Test("quirk 6: every artist is bounded too")
     func hugeArtists() {
         let metadata = TrackMetadata.decode([Key.artist: .strings([String(repeating: "é", count: 100_000), "B"])])

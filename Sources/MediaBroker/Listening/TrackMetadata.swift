@@ -106,17 +106,23 @@ extension TrackMetadata {
         return url
     }
 
-    /// Up to `max` cleaned, non-empty, distinct strings, in order. Stops reading once `max` are kept,
-    /// so 10,000 artists cost no more than 64.
+    /// Up to `max` cleaned, non-empty, distinct strings, in order, from the first
+    /// `examinedPerKept × max` items only. Stops reading once `max` are kept, so 10,000 artists cost
+    /// no more than 64 — and a list of thousands of copies (or blanks) costs no more than 256
+    /// cleanings: without the bound, 4,000 copies of a 600-byte artist took 148 ms of CPU to clean.
     static func cleanList<Items: Sequence<String>>(_ items: Items, max: Int) -> [String] {
         var kept: [String] = []
-        for item in items {
+        for item in items.prefix(max * Self.examinedPerKept) {
             guard let text = cleanText(item), !kept.contains(text) else { continue }
             kept.append(text)
             if kept.count == max { break }
         }
         return kept
     }
+
+    /// How many items of a list are looked at per item that may be kept (duplicates and blanks
+    /// included); no real player repeats an artist four times over.
+    static let examinedPerKept = 4
 
     /// `length` when it is a believable track length, else `nil` (unknown).
     static func plausibleLength(_ length: Microseconds) -> Microseconds? {
