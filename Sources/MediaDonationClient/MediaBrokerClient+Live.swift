@@ -30,7 +30,9 @@ extension MediaBrokerClient {
         let ownerToken: MatchToken
         do {
             ownerToken = try await connection.addMatch(ownerRule) { message in
-                guard message.arguments.count == 3, (try? message.arguments[2].string()) == "" else { return }
+                // A signal's arguments are decoded on each read: bind them once.
+                let arguments = message.arguments
+                guard arguments.count == 3, (try? arguments[2].string()) == "" else { return }
                 continuation.finish()
             }
         } catch {

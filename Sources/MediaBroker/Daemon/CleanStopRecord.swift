@@ -29,7 +29,8 @@ enum CleanStopRecord {
     /// (a later crash would leave it behind) — answers `false`: check.
     static func take(database: String) -> Bool {
         let recordPath = path(for: database)
-        let recorded = readSmallFile(recordPath)
+        // A record is about 120 bytes; anything larger is not one.
+        let recorded = AppFiles.read(recordPath, limit: 512).map { String(decoding: $0, as: UTF8.self) }
         guard unlink(recordPath) == 0 || errno == ENOENT else { return false }
         return recorded != nil && recorded == fingerprint(of: database)
     }
@@ -59,16 +60,5 @@ enum CleanStopRecord {
         guard stat(file, &info) == 0 else { return "absent" }
         return "\(info.st_dev) \(info.st_ino) \(info.st_size) \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec) "
             + "\(info.st_ctim.tv_sec).\(info.st_ctim.tv_nsec)"
-    }
-
-    /// The file's text when it exists and is short (a record is about 120 bytes).
-    private static func readSmallFile(_ file: String) -> String? {
-        let fd = open(file, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 512)
-        let count = read(fd, &buffer, buffer.count)
-        guard count > 0, count < buffer.count else { return nil }
-        return String(decoding: buffer[..<count], as: UTF8.self)
     }
 }
