@@ -174,15 +174,28 @@ public final class BusConnection: Sendable {
 
     // MARK: Objects
 
-    /// Serves `object` at its path, replacing what was there.
+    /// Promises an object at `path`: method calls for it wait until it is exported, instead of
+    /// failing with `UnknownObject`. A service can then own its name first and get ready after:
+    /// a call that comes with the name, as a bus-activated one does, is answered once the object
+    /// is there. At most ``heldCallLimit`` calls wait; later ones get `LimitsExceeded`. Calls still
+    /// waiting when the connection closes are answered by the bus (the recipient disconnected).
+    public func holdCalls(for path: ObjectPath) {
+        let core = core
+        loop.execute { core.objects.hold(callsFor: path) }
+    }
+
+    /// How many calls ``holdCalls(for:)`` keeps for one path.
+    public static var heldCallLimit: Int { ObjectTable.heldCallLimit }
+
+    /// Serves `object` at its path, replacing what was there, and answers the calls held for it.
     public func export(_ object: ExportedObject) {
         let core = core
-        loop.execute { core.objects.objects[object.path] = object }
+        loop.execute { core.export(object) }
     }
 
     public func unexport(_ path: ObjectPath) {
         let core = core
-        loop.execute { core.objects.objects[path] = nil }
+        loop.execute { core.objects.unexport(path) }
     }
 
     /// Emits `org.freedesktop.DBus.Properties.PropertiesChanged` for `names`, reading their current

@@ -186,6 +186,13 @@ final class ConnectionCore: @unchecked Sendable {
         handlers.removeAll { $0.id == id }
     }
 
+    /// Serves `object`, then answers the calls held for its path, in the order they came.
+    func export(_ object: ExportedObject) {
+        for call in objects.export(object) {
+            if let answer = objects.handle(call, connection: self) { send(answer) }
+        }
+    }
+
     func emitPropertiesChanged(path: ObjectPath, interface: InterfaceName, names: [MemberName]) {
         guard let signal = objects.propertiesChanged(path: path, interface: interface, names: names) else { return }
         send(.signal(signal))

@@ -2,12 +2,44 @@
 /// `Introspectable`, `Properties` and `Peer`. Unknown objects, interfaces, methods and wrong
 /// signatures get the standard D-Bus errors.
 struct ObjectTable {
-    var objects: [ObjectPath: ExportedObject] = [:]
+    private(set) var objects: [ObjectPath: ExportedObject] = [:]
+    /// Paths promised to objects not exported yet, with the calls that came for them meanwhile.
+    private var held: [ObjectPath: [BusMessage]] = [:]
 
-    /// Answers a method call: an immediate answer to send, or `nil` when a handler took it over
-    /// (or the caller wants no reply).
-    func handle(_ call: BusMessage, connection core: ConnectionCore) -> Outgoing? {
+    /// Calls held for one promised path at most: a peer cannot grow the queue while a service
+    /// starts; beyond it, callers are told to try again.
+    static let heldCallLimit = 256
+
+    /// Method calls for `path` wait (in order) until an object is exported there, instead of
+    /// failing with `UnknownObject`.
+    mutating func hold(callsFor path: ObjectPath) {
+        guard objects[path] == nil, held[path] == nil else { return }
+        held[path] = []
+    }
+
+    /// Serves `object`; returns the calls that were held for its path, oldest first.
+    mutating func export(_ object: ExportedObject) -> [BusMessage] {
+        objects[object.path] = object
+        return held.removeValue(forKey: object.path) ?? []
+    }
+
+    mutating func unexport(_ path: ObjectPath) {
+        objects[path] = nil
+    }
+
+    /// Answers a method call: an immediate answer to send, or `nil` when a handler took it over,
+    /// the call is held for an object still to come, or the caller wants no reply.
+    mutating func handle(_ call: BusMessage, connection core: ConnectionCore) -> Outgoing? {
         let address = ReplyAddress(serial: call.serial, sender: call.sender)
+        if let path = call.path, let waiting = held[path], !Self.isPeer(call) {
+            guard waiting.count < Self.heldCallLimit else {
+                return call.expectsReply
+                    ? .error(address, BusError(.limitsExceeded, "\(path) is still starting; try again"))
+                    : nil
+            }
+            held[path, default: []].append(call)
+            return nil
+        }
         let answer = dispatch(call, core: core)
         guard call.expectsReply, let answer else { return nil }
         switch answer {
@@ -25,7 +57,7 @@ struct ObjectTable {
         guard let path = call.path, let member = call.member else { return .error(.failed("a method call needs a path and a member")) }
         let interface = call.interface
 
-        if interface == .peer || (interface == nil && (member == "Ping" || member == "GetMachineId")) {
+        if Self.isPeer(call) {
             return peer(member, call)
         }
         if interface == .introspectable || (interface == nil && member == "Introspect") {
@@ -54,6 +86,11 @@ struct ObjectTable {
             return nil
         }
         return .error(BusError(.unknownMethod, "no method \(member) in \(interface?.rawValue ?? "any interface of \(path)")"))
+    }
+
+    /// `Peer` is answered by the connection, whatever objects it has.
+    private static func isPeer(_ call: BusMessage) -> Bool {
+        call.interface == .peer || (call.interface == nil && (call.member == "Ping" || call.member == "GetMachineId"))
     }
 
     private func peer(_ member: MemberName, _ call: BusMessage) -> Answer {

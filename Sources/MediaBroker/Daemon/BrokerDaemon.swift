@@ -5,8 +5,8 @@ import SwiftDBus
 import Glibc
 #endif
 
-/// The daemon from start to exit: parse, connect, make sure no other broker runs, open the
-/// history, export the object, own the name, follow players, and on SIGTERM/SIGINT finish what is
+/// The daemon from start to exit: parse, connect, own the name (or leave: another broker runs),
+/// open the history, export the object, follow players, and on SIGTERM/SIGINT finish what is
 /// open and stop in order.
 public enum BrokerDaemon {
     public static let exitUsage: Int32 = 64
@@ -46,24 +46,27 @@ public enum BrokerDaemon {
         }
         connection.onDisconnect { StopSignal.busLost() }
 
-        // A second broker leaves the history alone: opening it could run a full check, or move a
-        // file the running broker uses aside as damaged. (Two brokers started at the same moment
-        // both get past this; the loser then stops at RequestName below.) The name itself is
-        // requested only once the object is exported: a call that arrives with the name, as a
-        // bus-activated one does, must find the object there.
-        switch waitFor({ done in connection.callBus("NameHasOwner", [.string(BrokerContract.busName.rawValue)]) { done($0) } }) {
-        case .success(let reply) where (try? reply.first?.boolean()) == true:
-            log.error(anotherBrokerMessage)
-            connection.close()
-            return 1
-        case .success:
-            break
+        // The name first: a second broker learns it lost before it touches the history (opening it
+        // could run a full check, or move a file the running broker uses aside as damaged), and
+        // start-up is one round trip shorter. Calls that come with the name, as a bus-activated
+        // one does, wait for the object (SwiftDBus holds them) instead of failing.
+        connection.holdCalls(for: BrokerContract.objectPath)
+        switch waitFor({ done in connection.callBus("RequestName", [.string(BrokerContract.busName.rawValue), .uint32(4)]) { done($0) } }) {
         case .failure(let error):
             log.error(error.name == .disconnected
                 ? busLostWhileStarting
-                : "cannot ask the bus who owns \(BrokerContract.busName): \(error)")
+                : "cannot request \(BrokerContract.busName): \(error)")
             connection.close()
             return 1
+        case .success(let reply):
+            // 1: now the primary owner; 4: already was. 3 (exists) is the only other answer to
+            // DO_NOT_QUEUE.
+            let code = (try? reply.first?.integer(as: UInt32.self)) ?? 0
+            guard code == 1 || code == 4 else {
+                log.error(anotherBrokerMessage)
+                connection.close()
+                return 1
+            }
         }
 
         let vouched = CleanStopRecord.take(database: path)
@@ -76,7 +79,7 @@ public enum BrokerDaemon {
             return 1
         }
         // Both reads queue at once, and the listens left open by the last run are needed only
-        // once the name is ours, so the name waits for the store thread once, not twice.
+        // once the object serves, so start-up waits for the store thread once, not twice.
         let leftovers = ResultBox<Result<[OpenListen], StoreError>>()
         store.openListens { leftovers.set($0) }
         let settings = loadSettings(from: store, log: log)
@@ -90,21 +93,6 @@ public enum BrokerDaemon {
             safetyRereadInterval: options.rereadIntervalSeconds.map { .milliseconds(Int64($0 * 1000)) }
                 ?? PlayerTracker.defaultSafetyRereadInterval)
         connection.export(BrokerObject.make(controller: controller))
-
-        switch waitFor({ done in connection.callBus("RequestName", [.string(BrokerContract.busName.rawValue), .uint32(4)]) { done($0) } }) {
-        case .failure(let error) where error.name == .disconnected:
-            log.error(busLostWhileStarting)
-            return shutDown(connection, store, exitCode: 1)
-        case .failure(let error):
-            log.error("cannot request \(BrokerContract.busName): \(error)")
-            return shutDown(connection, store, exitCode: 1)
-        case .success(let reply):
-            let code = (try? reply.first?.integer(as: UInt32.self)) ?? 0
-            guard code == 1 || code == 4 else {
-                log.error(anotherBrokerMessage)
-                return shutDown(connection, store, exitCode: 1)
-            }
-        }
 
         if case .success(let open) = leftovers.wait() {
             connection.loop.execute { tracker.adoptLeftovers(open) }
