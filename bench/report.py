@@ -2,7 +2,9 @@
 
 Each raw line: {"item", "metric", "who", "values": [...], "unit"}; a "check" line records a
 verdict the script established (no signal lost). Targets compare the broker's median with the
-baseline's median measured in the same run."""
+baseline's median measured in the same run. Floors (FLOORS) are context, never a verdict: what a C
+libdbus program costs for the same call in the same run, to show where a target lies below what
+libdbus and dbus-daemon can do."""
 import json
 import statistics
 import sys
@@ -64,6 +66,20 @@ TARGETS = [
     ("cli", "wall_ms", "playerctl", "playerctl metadata", "—", None),
 ]
 
+# Context rows: (item, metric, who, label, baseline who, baseline label). Target "—", no verdict.
+FLOORS = [
+    ("query_1m", "p50_us", "broker", "query_1m p50_us vs floor", "page-copy", "C page service (copy)"),
+    ("query_1m", "p50_us", "broker", "query_1m p50_us vs floor", "page-build", "C page service (build)"),
+    ("query_1m", "p99_us", "broker", "query_1m p99_us vs floor", "page-copy", "C page service (copy)"),
+    ("query_1m", "p50_us", "page-copy", "floor: page (copy) p50_us", "page-copy-ping", "Ping p50 (to page)"),
+    ("query_1m", "p50_us", "page-build", "floor: page (build) p50_us", "page-build-ping", "Ping p50 (to page)"),
+    ("query_1m", "reply_bytes", "broker", "query_1m reply_bytes (mean)", "page-copy", "C page service"),
+    ("query_1m", "demarshal_us", "page", "floor: demarshal one reply µs", None, None),
+    ("query_1m", "build_us", "page", "floor: build one reply µs", None, None),
+    ("cli", "wall_ms", "broker", "cli wall_ms vs floor", "c-client", "C client (same call)"),
+    ("cli", "wall_ms", "c-client", "floor: C client wall_ms", "dbus-send", "dbus-send (Ping)"),
+]
+
 table, results = [], []
 for item, metric, base_who, base_label, target, verdict in TARGETS:
     b = series(item, metric, "broker")
@@ -74,12 +90,27 @@ for item, metric, base_who, base_label, target, verdict in TARGETS:
     rs = summary(base) if base else None
     ratio = bs["median"] / rs["median"] if rs and rs["median"] else None
     status = "" if verdict is None else ("PASS" if verdict(bs["median"], rs["median"] if rs else None) else "MISS")
-    entry = {"item": item, "metric": metric, "unit": b["unit"], "broker": bs, "baseline": base_label,
+    entry = {"item": item, "metric": metric, "unit": b["unit"], "who": "broker", "broker": bs, "baseline": base_label,
              "baseline_values": rs, "ratio": ratio, "target": target, "verdict": status or None}
     results.append(entry)
     table.append([f"{item} {metric}", f"{fmt(bs['median'])} ({fmt(bs['min'])}–{fmt(bs['max'])})",
                   base_label or "—", f"{fmt(rs['median'])} ({fmt(rs['min'])}–{fmt(rs['max'])})" if rs else "—",
                   f"{ratio:.2f}×" if ratio else "—", target, status or "—"])
+
+for item, metric, who, label, base_who, base_label in FLOORS:
+    v = series(item, metric, who)
+    base = series(item, metric, base_who) if base_who else None
+    if v is None or (base_who and base is None):
+        continue
+    vs = summary(v)
+    rs = summary(base) if base else None
+    ratio = vs["median"] / rs["median"] if rs and rs["median"] else None
+    results.append({"item": item, "metric": metric, "unit": v["unit"], "kind": "floor", "label": label, "who": who,
+                    "value": vs, "baseline": base_label, "baseline_who": base_who, "baseline_values": rs,
+                    "ratio": ratio, "target": "—", "verdict": None})
+    table.append([label, f"{fmt(vs['median'])} ({fmt(vs['min'])}–{fmt(vs['max'])})", base_label or "—",
+                  f"{fmt(rs['median'])} ({fmt(rs['min'])}–{fmt(rs['max'])})" if rs else "—",
+                  f"{ratio:.2f}×" if ratio else "—", "—", "—"])
 
 checks = [r for r in rows if r.get("item") == "check"]
 for c in checks:

@@ -3,7 +3,13 @@
  *   query recent --calls N [--first-ms T0 --last-ms T1 --apps a,b,c --seed S]
  *     alternates org.freedesktop.DBus.Peer.Ping and RecentMedia({limit: 50, random since/until
  *     window inside [T0, T1], random app_id}) to org.mediabroker.MediaBroker1 and prints p50, p99,
- *     min and max in µs of each, and the mean number of assets returned.
+ *     min and max in µs of each, and the mean number of assets and of bytes (the marshalled reply)
+ *     returned.
+ *   query once [--limit N] [--bytes]
+ *     what a CLI making one RecentMedia call does, as a floor for broker-ctl: connects, calls
+ *     RecentMedia({limit: N}) (default 50), decodes every value of the reply and prints the assets
+ *     as a table like `broker-ctl recent` (WHEN TITLE ARTIST ALBUM APP); exits non-zero on an
+ *     error. With --bytes it prints {"assets":…,"bytes":…} (the reply's marshalled size) instead.
  *   query startup --name NAME [--recent] -- PROGRAM ARGS…
  *     subscribes to NameOwnerChanged for NAME, then forks and execs PROGRAM; prints the µs from
  *     just before fork to the signal that NAME has an owner, and with --recent to the first
@@ -42,8 +48,18 @@ static int count_assets(DBusMessage *reply) {
     return n;
 }
 
-/* Sends `m` and blocks for the reply; returns the µs taken, -1 on an error reply. */
-static int64_t round_trip(DBusConnection *c, DBusMessage *m, int *assets) {
+/* The reply's size on the wire (header and body), measured after the clock has stopped. */
+static int wire_bytes(DBusMessage *reply) {
+    char *bytes = NULL;
+    int len = 0;
+    if (!dbus_message_marshal(reply, &bytes, &len)) return -1;
+    dbus_free(bytes);
+    return len;
+}
+
+/* Sends `m` and blocks for the reply; returns the µs taken, -1 on an error reply. With `assets`,
+ * counts the assets of the reply and its bytes (into `bytes`, when given). */
+static int64_t round_trip_sized(DBusConnection *c, DBusMessage *m, int *assets, int *bytes) {
     DBusError error;
     dbus_error_init(&error);
     int64_t t0 = now_ns();
@@ -55,9 +71,12 @@ static int64_t round_trip(DBusConnection *c, DBusMessage *m, int *assets) {
         return -1;
     }
     if (assets) *assets = count_assets(reply);
+    if (bytes) *bytes = wire_bytes(reply);
     dbus_message_unref(reply);
     return (t1 - t0) / 1000;
 }
+
+static int64_t round_trip(DBusConnection *c, DBusMessage *m, int *assets) { return round_trip_sized(c, m, assets, NULL); }
 
 static void print_stats(const char *name, int64_t *v, int n) {
     qsort(v, (size_t)n, sizeof *v, compare_i64);
@@ -83,7 +102,7 @@ static int recent(int argc, char **argv) {
     srand(seed);
     DBusConnection *c = session_connection();
     int64_t *ping = calloc((size_t)calls, sizeof *ping), *rec = calloc((size_t)calls, sizeof *rec);
-    long total_assets = 0;
+    long total_assets = 0, total_bytes = 0;
     for (int i = 0; i < calls; i++) {
         DBusMessage *p = dbus_message_new_method_call(BROKER, "/", "org.freedesktop.DBus.Peer", "Ping");
         ping[i] = round_trip(c, p, NULL);
@@ -101,17 +120,18 @@ static int recent(int argc, char **argv) {
             if (since < 0) since = 0;
         }
         DBusMessage *r = recent_call(app, since, until);
-        int n = 0;
-        rec[i] = round_trip(c, r, &n);
+        int n = 0, bytes = 0;
+        rec[i] = round_trip_sized(c, r, &n, &bytes);
         dbus_message_unref(r);
         if (ping[i] < 0 || rec[i] < 0) return 1;
         total_assets += n;
+        total_bytes += bytes;
     }
     printf("{");
     print_stats("ping", ping, calls);
     printf(",");
     print_stats("recent", rec, calls);
-    printf(",\"mean_assets\":%.1f}\n", (double)total_assets / calls);
+    printf(",\"mean_assets\":%.1f,\"mean_bytes\":%.0f}\n", (double)total_assets / calls, (double)total_bytes / calls);
     return 0;
 }
 
@@ -207,10 +227,122 @@ static int repeat(int argc, char **argv) {
     return 0;
 }
 
+/* One asset of a reply, as `once` prints it: the strings point into the reply. */
+struct row {
+    int64_t started;
+    const char *title, *artist, *album, *app;
+};
+
+/* Decodes one a{sv} (every value, as a client must to use it) into `row`; 0 on a malformed one. */
+static int decode_asset(DBusMessageIter *asset, struct row *row) {
+    DBusMessageIter dict, entry, variant, names;
+    if (dbus_message_iter_get_arg_type(asset) != DBUS_TYPE_ARRAY) return 0;
+    memset(row, 0, sizeof *row);
+    row->title = row->artist = row->album = row->app = "";
+    dbus_message_iter_recurse(asset, &dict);
+    for (; dbus_message_iter_get_arg_type(&dict) == DBUS_TYPE_DICT_ENTRY; dbus_message_iter_next(&dict)) {
+        const char *key;
+        dbus_message_iter_recurse(&dict, &entry);
+        if (dbus_message_iter_get_arg_type(&entry) != DBUS_TYPE_STRING) return 0;
+        dbus_message_iter_get_basic(&entry, &key);
+        dbus_message_iter_next(&entry);
+        if (dbus_message_iter_get_arg_type(&entry) != DBUS_TYPE_VARIANT) return 0;
+        dbus_message_iter_recurse(&entry, &variant);
+        switch (dbus_message_iter_get_arg_type(&variant)) {
+        case DBUS_TYPE_STRING: {
+            const char *text;
+            dbus_message_iter_get_basic(&variant, &text);
+            if (!strcmp(key, "title")) row->title = text;
+            else if (!strcmp(key, "artist")) row->artist = text;
+            else if (!strcmp(key, "album")) row->album = text;
+            else if (!strcmp(key, "app_id")) row->app = text;
+            break;
+        }
+        case DBUS_TYPE_INT64: {
+            dbus_int64_t value;
+            dbus_message_iter_get_basic(&variant, &value);
+            if (!strcmp(key, "started")) row->started = value;
+            break;
+        }
+        case DBUS_TYPE_ARRAY: /* artists: read each name (`artist` already joins them) */
+            dbus_message_iter_recurse(&variant, &names);
+            for (; dbus_message_iter_get_arg_type(&names) == DBUS_TYPE_STRING; dbus_message_iter_next(&names)) {
+                const char *name;
+                dbus_message_iter_get_basic(&names, &name);
+            }
+            break;
+        default: break;
+        }
+    }
+    return 1;
+}
+
+static int width(const char *s) { /* columns of a UTF-8 string: its code points */
+    int n = 0;
+    for (; *s; s++) n += ((unsigned char)*s & 0xc0) != 0x80;
+    return n;
+}
+
+static int once(int argc, char **argv) {
+    dbus_uint32_t limit = 50;
+    int bytes_only = 0;
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--limit") && i + 1 < argc) limit = (dbus_uint32_t)atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--bytes")) bytes_only = 1;
+        else { fprintf(stderr, "usage: query once [--limit N] [--bytes]\n"); return 64; }
+    }
+    DBusConnection *c = session_connection();
+    DBusMessage *m = dbus_message_new_method_call(BROKER, PATH, BROKER, "RecentMedia");
+    DBusMessageIter iter, dict, array;
+    dbus_message_iter_init_append(m, &iter);
+    dbus_message_iter_open_container(&iter, DBUS_TYPE_ARRAY, "{sv}", &dict);
+    dict_entry(&dict, "limit", DBUS_TYPE_UINT32, &limit);
+    dbus_message_iter_close_container(&iter, &dict);
+    DBusError error;
+    dbus_error_init(&error);
+    DBusMessage *reply = dbus_connection_send_with_reply_and_block(c, m, 30000, &error);
+    if (!reply) { fprintf(stderr, "query: %s: %s\n", error.name, error.message); return 1; }
+    if (!dbus_message_iter_init(reply, &iter) || dbus_message_iter_get_arg_type(&iter) != DBUS_TYPE_ARRAY) {
+        fprintf(stderr, "query: the reply is not aa{sv}\n");
+        return 1;
+    }
+    int count = 0, n = 0;
+    dbus_message_iter_recurse(&iter, &array);
+    for (DBusMessageIter a = array; dbus_message_iter_get_arg_type(&a) != DBUS_TYPE_INVALID; dbus_message_iter_next(&a)) count++;
+    struct row *rows = calloc((size_t)count + 1, sizeof *rows);
+    for (; dbus_message_iter_get_arg_type(&array) != DBUS_TYPE_INVALID; dbus_message_iter_next(&array)) {
+        if (!decode_asset(&array, &rows[n++])) { fprintf(stderr, "query: an asset is not a{sv}\n"); return 1; }
+    }
+    if (bytes_only) {
+        printf("{\"assets\":%d,\"bytes\":%d}\n", n, wire_bytes(reply));
+        return 0;
+    }
+    /* The table `broker-ctl recent` prints: local start time, then the text columns aligned. */
+    char (*when)[32] = calloc((size_t)n + 1, sizeof *when);
+    int w[4] = {5, 6, 5, 5};
+    for (int i = 0; i < n; i++) {
+        time_t t = (time_t)(rows[i].started / 1000000);
+        struct tm tm;
+        localtime_r(&t, &tm);
+        strftime(when[i], sizeof when[i], "%Y-%m-%d %H:%M", &tm);
+        const char *cols[4] = {rows[i].title, rows[i].artist, rows[i].album, rows[i].app};
+        for (int k = 0; k < 4; k++) if (width(cols[k]) > w[k]) w[k] = width(cols[k]);
+    }
+    printf("%-16s  %-*s  %-*s  %-*s  %s\n", "WHEN", w[0], "TITLE", w[1], "ARTIST", w[2], "ALBUM", "APP");
+    for (int i = 0; i < n; i++) {
+        const char *cols[3] = {rows[i].title, rows[i].artist, rows[i].album};
+        printf("%-16s", when[i]);
+        for (int k = 0; k < 3; k++) printf("  %s%*s", cols[k], w[k] - width(cols[k]), "");
+        printf("  %s\n", rows[i].app);
+    }
+    return fflush(stdout) == 0 ? 0 : 1;
+}
+
 int main(int argc, char **argv) {
     if (argc >= 2 && !strcmp(argv[1], "recent")) return recent(argc - 2, argv + 2);
     if (argc >= 2 && !strcmp(argv[1], "startup")) return startup(argc - 2, argv + 2);
     if (argc >= 2 && !strcmp(argv[1], "repeat")) return repeat(argc - 2, argv + 2);
-    fprintf(stderr, "usage: query recent|startup|repeat …\n");
+    if (argc >= 2 && !strcmp(argv[1], "once")) return once(argc - 2, argv + 2);
+    fprintf(stderr, "usage: query recent|startup|repeat|once …\n");
     return 64;
 }
