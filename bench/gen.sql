@@ -1,13 +1,15 @@
 -- Fills the assets table of a media-broker history (schema created by the broker itself) with
 -- :count: listens spread evenly over the year before :now_us:, oldest first (ids grow with time, as
--- in a real history), from eight apps with uneven shares. Run by bench/run with sqlite3; the
+-- in a real history), from eight apps with uneven shares. The row values are MATERIALIZED: SQLite
+-- otherwise inlines the CTE and draws a new random() at every use, so an app id came with another
+-- app's name and the shares were not the ones written here. Run by bench/run with sqlite3; the
 -- placeholders are replaced with sed.
 PRAGMA journal_mode = DELETE;
 PRAGMA synchronous = OFF;
 PRAGMA cache_size = -262144;
 BEGIN;
 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < :count:),
-rows AS (
+rows AS MATERIALIZED (
   SELECT i,
          :now_us: - (:count: - i) * (31536000000000 / :count:) - abs(random() % 60000000) AS started,
          150000000 + abs(random() % 240000000) AS length,
