@@ -32,6 +32,32 @@ import Testing
 
     static let valid: [String: DBusValue] = ["app_id": .string("notes"), "title": .string("A Donated Song")]
 
+    @Test("a donation older than RetentionDays is InvalidArgs naming started (retention would delete it at once); with retention 0 it is stored")
+    func olderThanTheRetentionWindow() async throws {
+        let bus = try PrivateBus.start()
+        let broker = try start(bus)
+        let client = try broker.client()
+        let day: Int64 = 86_400_000_000
+        let now = Int64(Date().timeIntervalSince1970 * 1_000_000)
+        var old = Self.valid
+        old["title"] = .string("Ninety-one days ago")
+        old["started"] = .int64(now - 91 * day)
+        guard case .failure(let error) = await donate(bus, old) else {
+            Issue.record("a donation the default 90-day retention would delete was accepted")
+            return
+        }
+        #expect(error.name == .invalidArgs)
+        #expect(error.message.contains("'started'") && error.message.contains("90 days"), "\(error.message)")
+        var inside = old
+        inside["title"] = .string("Eighty-nine days ago")
+        inside["started"] = .int64(now - 89 * day)
+        #expect(try await donate(bus, inside).get() > 0)
+
+        try await client.setRetentionDays(0)
+        #expect(try await donate(bus, old).get() > 0, "retention off keeps any age")
+        #expect(try await client.recentMedia().compactMap(\.title).sorted() == ["Eighty-nine days ago", "Ninety-one days ago"])
+    }
+
     @Test("each malformed donation is InvalidArgs naming the key, and nothing is stored",
           arguments: [
             ("title", ["app_id": DBusValue.string("notes")]),
@@ -67,7 +93,8 @@ import Testing
         let bus = try PrivateBus.start()
         let broker = try start(bus)
         let client = try broker.client()
-        let started: Int64 = 1_700_000_000_000_000
+        // Yesterday, to the microsecond: inside any retention window.
+        let started = Int64(Date().timeIntervalSince1970 * 1_000_000) - 86_400_000_000
         let result = await donate(bus, [
             "app_id": .string("notes"), "title": .string("Typed"), "artists": .strings(["A", "B"]), "album": .string("Alb"),
             "started": .uint64(UInt64(started)), "length": .uint32(180_000_000), "listened": .int32(120_000_000),
@@ -97,7 +124,7 @@ import Testing
         let stream = try await client.mediaAdded()
         Task { for await media in stream { added.put(media) } }
         var fields = Self.valid
-        fields["started"] = .int64(1_700_000_000_000_000)
+        fields["started"] = .int64(Int64(Date().timeIntervalSince1970 * 1_000_000) - 86_400_000_000)
         let first = try await donate(bus, fields).get()
         let second = try await donate(bus, fields).get()
         #expect(first == second)

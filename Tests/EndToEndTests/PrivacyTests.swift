@@ -230,17 +230,20 @@ import Testing
         let broker = try startBroker(bus, data: data)
         let client = try broker.client()
         let day: TimeInterval = 86_400
+        #expect(try await client.retentionDays() == 90)
+        // A donation older than the window is refused (it would be deleted at once); with retention
+        // off it is kept, until a window is set again.
+        try await client.setRetentionDays(0)
         _ = try await client.donate(Donation(appID: "old", title: "Ancient", started: Date(timeIntervalSinceNow: -100 * day)))
         _ = try await client.donate(Donation(appID: "old", title: "Recent", started: Date(timeIntervalSinceNow: -10 * day)))
-        #expect(try await client.retentionDays() == 90)
-        // The default 90 days applies to new assets once the retention pass runs; setting 30 runs it now.
+        // Setting a window runs the retention pass now.
         try await client.setRetentionDays(30)
         try TestSupport.waitUntil("the old asset is gone") { try rows(broker, where: "title = 'Ancient'") == 0 }
         #expect(try rows(broker, where: "title = 'Recent'") == 1)
 
         // Changing it back and forth: 0 keeps everything, a smaller window expires at once.
-        _ = try await client.donate(Donation(appID: "old", title: "Forty Days", started: Date(timeIntervalSinceNow: -40 * day)))
         try await client.setRetentionDays(0)
+        _ = try await client.donate(Donation(appID: "old", title: "Forty Days", started: Date(timeIntervalSinceNow: -40 * day)))
         #expect(try rows(broker, where: "title = 'Forty Days'") == 1, "0 keeps forever")
         try await client.setRetentionDays(30)
         try TestSupport.waitUntil("the forty-day asset is gone") { try rows(broker, where: "title = 'Forty Days'") == 0 }

@@ -42,4 +42,18 @@ import Testing
         settings.mediaEnabled = false
         #expect(!settings.allows("mpv"))
     }
+
+    @Test("hasExpired: what started before the retention window has expired, to the microsecond; 0 days keeps everything")
+    func retentionWindow() {
+        let day: Microseconds = 86_400_000_000
+        let now: Microseconds = 1_800_000_000_000_000
+        let thirty = PrivacySettings(retentionDays: 30)
+        #expect(thirty.retentionWindow == 30 * day)
+        #expect(thirty.hasExpired(started: now - 30 * day - 1, now: now))
+        #expect(!thirty.hasExpired(started: now - 30 * day, now: now), "the edge itself is kept, as the retention pass keeps it")
+        #expect(!thirty.hasExpired(started: now, now: now))
+        let forever = PrivacySettings(retentionDays: 0)
+        #expect(forever.retentionWindow == nil)
+        #expect(!forever.hasExpired(started: 0, now: now))
+    }
 }

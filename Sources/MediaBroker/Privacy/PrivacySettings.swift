@@ -31,6 +31,17 @@ public struct PrivacySettings: Sendable, Equatable {
 
     public var optedOutApps: [String] { optOuts.keys.sorted() }
 
+    /// How far back assets are kept, in microseconds; `nil` when they are kept forever.
+    public var retentionWindow: Microseconds? {
+        retentionDays == 0 ? nil : Microseconds(retentionDays) * 86_400_000_000
+    }
+
+    /// Whether retention would delete an asset that started at `started`, seen at `now`.
+    public func hasExpired(started: Microseconds, now: Microseconds) -> Bool {
+        guard let retentionWindow else { return false }
+        return started < now - retentionWindow
+    }
+
     // MARK: Persistence
 
     /// The key the settings are stored under.

@@ -315,9 +315,14 @@ public final class BrokerController: @unchecked Sendable {
         let asset: MediaAsset
         do throws(BusError) {
             guard let fields = try? call.arguments[0].vardict() else { throw .invalidArgs("the media must be a{sv}") }
-            asset = try MediaAsset(donation: fields, now: Self.now())
+            let now = Self.now()
+            asset = try MediaAsset(donation: fields, now: now)
             if fields["listened"] != nil, !rule.qualifies(listened: asset.listened, length: asset.length) {
                 throw .invalidArgs("'listened' is too short to count as a listen")
+            }
+            // Stored, it would be announced and then deleted by the next retention pass.
+            if settings.hasExpired(started: asset.started, now: now) {
+                throw .invalidArgs("'started' is more than \(settings.retentionDays) days ago, older than the history is kept (RetentionDays)")
             }
         } catch {
             return call.fail(error)
@@ -367,8 +372,7 @@ public final class BrokerController: @unchecked Sendable {
         retentionTimer?.cancel()
         retentionTimer = nil
         retentionDue = nil
-        guard settings.retentionDays > 0 else { return }
-        let window = Int64(settings.retentionDays) * 86_400_000_000
+        guard let window = settings.retentionWindow else { return }
         let ranAt = Self.now()
         store.expire(olderThan: ranAt - window, onBatch: { [self] ids in announceRemoved(ids) }) { [self] result in
             if case .success(let count) = result, count > 0 { log.info("retention removed \(count) assets older than \(settings.retentionDays) days") }
@@ -382,8 +386,7 @@ public final class BrokerController: @unchecked Sendable {
     }
 
     private func scheduleRetention(forAssetStarted started: Microseconds) {
-        guard settings.retentionDays > 0, retentionDue == nil else { return }
-        let window = Int64(settings.retentionDays) * 86_400_000_000
+        guard let window = settings.retentionWindow, retentionDue == nil else { return }
         arm(at: max(Self.now() + Self.retentionInterval, started + window))
     }
 
