@@ -287,7 +287,7 @@ extension PrivacyTests {
         let broker = try startBroker(bus, data: data)
         let client = try broker.client()
         #expect(try await client.isMediaEnabled() == false)
-        #expect(broker.process.standardError.contains("line 2"), "\(broker.process.standardError)")
+        try broker.process.waitForOutput(containing: "line 2", in: .standardError, timeout: .seconds(10))
         // Setting anything writes a whole, valid text again.
         try await client.setAppOptedOut("spy", true)
         try await client.setMediaEnabled(true)

@@ -100,7 +100,8 @@ import Testing
         let first = try await stoppedBroker(bus: bus, prefix: "damaged-stopped")
         let damaged = try damageAssetPages(of: first)
         let broker = try first.restarted()
-        #expect(broker.process.standardError.contains("checking \(broker.databasePath) in full"))
+        // The name comes before the history is opened (calls wait for it): the log line may follow.
+        try broker.process.waitForOutput(containing: "checking \(broker.databasePath) in full", in: .standardError, timeout: .seconds(10))
         try await expectMovedAside(broker, original: damaged)
         #expect(try broker.stop() == .exited(0))
     }

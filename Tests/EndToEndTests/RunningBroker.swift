@@ -11,13 +11,16 @@ final class RunningBroker: Sendable {
 
     var databasePath: String { data.appending("history.sqlite3") }
 
-    /// Starts the broker and waits until it owns its name.
+    /// Starts the broker and waits until it has started: it owns its name, its history is open and
+    /// it follows players. (The name alone comes first: calls wait for the rest, but a test that
+    /// reads the file or the log right away must not.)
     init(bus: PrivateBus, data: TemporaryDirectory? = nil, arguments: [String] = ["--min-listen", "2"]) throws {
         self.bus = bus
         self.data = try data ?? TemporaryDirectory(prefix: "broker-data")
         self.arguments = arguments
         process = try Self.launch(bus: bus, databasePath: self.data.appending("history.sqlite3"), arguments: arguments)
         try bus.waitForName(MediaBrokerClient.busName)
+        try process.waitForOutput(containing: "owns \(MediaBrokerClient.busName); history in", in: .standardError, timeout: .seconds(30))
     }
 
     static func launch(bus: PrivateBus, databasePath: String, arguments: [String]) throws -> ChildProcess {
