@@ -2,7 +2,12 @@
 ///
 /// Values from other processes arrive as `DBusValue`s; reading one as the wrong type gives a
 /// ``DBusValue/TypeMismatch`` error the caller can inspect, never a crash.
-public indirect enum DBusValue: Sendable, Hashable {
+///
+/// Only the variant and the dictionary are stored out of line: with every case indirect, each
+/// value — every string, integer and dictionary key — was a heap box of its own, and making and
+/// freeing those boxes was a good part of decoding a player's `PropertiesChanged` (callgrind,
+/// bench/run track changes). Arrays and structs hold their elements in an array already.
+public enum DBusValue: Sendable, Hashable {
     case byte(UInt8)
     case boolean(Bool)
     case int16(Int16)
@@ -18,9 +23,9 @@ public indirect enum DBusValue: Sendable, Hashable {
     /// An array whose elements all have the signature `element` (kept so empty arrays have a type).
     case array(element: Signature, [DBusValue])
     /// A dictionary (`a{kv}`): ordered entries, keys of a basic type.
-    case dictionary(key: Signature, value: Signature, [DictionaryEntry])
+    indirect case dictionary(key: Signature, value: Signature, [DictionaryEntry])
     case structure([DBusValue])
-    case variant(DBusValue)
+    indirect case variant(DBusValue)
 
     /// One key/value pair of a ``DBusValue/dictionary(key:value:_:)``.
     public struct DictionaryEntry: Sendable, Hashable {
