@@ -180,6 +180,9 @@ struct MetadataDecodingTests {
     @Test("PlaybackStatus accepts the MPRIS words in any case and nothing else")
     func playbackStatus() {
         #expect(PlaybackStatus(mpris: .string("Playing")) == .playing)
+        #expect(PlaybackStatus(mpris: .string("Paused")) == .paused)
+        #expect(PlaybackStatus(mpris: .string("Stopped")) == .stopped)
+        #expect(PlaybackStatus(mpris: .string("playing\u{301}")) == nil)
         #expect(PlaybackStatus(mpris: .variant(.string("paused"))) == .paused)
         #expect(PlaybackStatus(mpris: .string(" STOPPED ")) == .stopped)
         #expect(PlaybackStatus(mpris: .string("Buffering")) == nil)

@@ -70,15 +70,39 @@ extension TrackMetadata {
 
     /// The values of the keys read (``Key``), each absent until found.
     private struct KeyValues {
-        enum Slot: Int, CaseIterable {
+        enum Slot: CaseIterable {
             case trackID, length, title, artist, album, albumArtist, genre, url, exclude
         }
 
-        private var values = [DBusValue?](repeating: nil, count: Slot.allCases.count)
+        private var trackID, length, title, artist, album, albumArtist, genre, url, exclude: DBusValue?
 
         subscript(slot: Slot) -> DBusValue? {
-            get { values[slot.rawValue] }
-            set { values[slot.rawValue] = newValue }
+            get {
+                switch slot {
+                case .trackID: trackID
+                case .length: length
+                case .title: title
+                case .artist: artist
+                case .album: album
+                case .albumArtist: albumArtist
+                case .genre: genre
+                case .url: url
+                case .exclude: exclude
+                }
+            }
+            set {
+                switch slot {
+                case .trackID: trackID = newValue
+                case .length: length = newValue
+                case .title: title = newValue
+                case .artist: artist = newValue
+                case .album: album = newValue
+                case .albumArtist: albumArtist = newValue
+                case .genre: genre = newValue
+                case .url: url = newValue
+                case .exclude: exclude = newValue
+                }
+            }
         }
 
         static func name(_ slot: Slot) -> String {
