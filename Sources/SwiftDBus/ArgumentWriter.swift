@@ -25,6 +25,11 @@ public protocol MessageArguments: Sendable {
 public struct ArgumentWriter: ~Copyable {
     fileprivate var iterator = DBusMessageIter()
     fileprivate(set) var failed = false
+    /// The signature of what this writer appended, kept as it goes: a writer can append nothing
+    /// else, so it is the message body's once the writer wrote into a new message — without asking
+    /// libdbus, whose `dbus_message_get_signature` re-parsed the header (~4.7k instructions per
+    /// `MediaAdded`; callgrind).
+    fileprivate(set) var written = ""
 
     init(appendingTo message: OpaquePointer) {
         dbus_message_iter_init_append(message, &iterator)
@@ -42,6 +47,7 @@ public struct ArgumentWriter: ~Copyable {
         }
         body(&dictionary)
         if !close(&iterator, &dictionary.iterator, abandoning: dictionary.failed) { failed = true }
+        written += "a{sv}"
     }
 
     /// Appends one `aa{sv}`: an `a{sv}` for each element of `items`, whose entries `body` adds.
@@ -56,6 +62,7 @@ public struct ArgumentWriter: ~Copyable {
             array.appendVardict { body(item, &$0) }
         }
         if !close(&iterator, &array.iterator, abandoning: array.failed) { failed = true }
+        written += "aa{sv}"
     }
 }
 
@@ -139,14 +146,11 @@ private func appendString(_ text: String, to iterator: inout DBusMessageIter) ->
 }
 
 extension MessageArguments {
-    /// Builds `message`'s body from these arguments; `false` when libdbus ran out of memory or what
-    /// was written does not match `signature`.
-    ///
-    /// The corresponding libdbus call is `dbus_message_get_signature`, for the comparison.
+    /// Builds the body of `message`, a new message without arguments, from these arguments; `false`
+    /// when libdbus ran out of memory or what was written does not match `signature`.
     func append(to message: OpaquePointer) -> Bool {
         var writer = ArgumentWriter(appendingTo: message)
         write(to: &writer)
-        guard !writer.failed, let written = dbus_message_get_signature(message) else { return false }
-        return String(cString: written) == signature.rawValue
+        return !writer.failed && writer.written == signature.rawValue
     }
 }

@@ -3,10 +3,11 @@
 /// Values from other processes arrive as `DBusValue`s; reading one as the wrong type gives a
 /// ``DBusValue/TypeMismatch`` error the caller can inspect, never a crash.
 ///
-/// Only a variant is boxed (it holds a `DBusValue` directly); the other cases keep their payload
-/// inline or in their array's storage, so decoding a dictionary entry allocates for its variant
-/// alone rather than for every value (an `indirect enum` boxed each one: a 50-asset page took
-/// 800 extra allocations to read and as many to free).
+/// Only the variant and the dictionary are stored out of line: with every case indirect, each
+/// value — every string, integer and dictionary key — was a heap box of its own, and making and
+/// freeing those boxes was a good part of decoding a player's `PropertiesChanged` (callgrind,
+/// bench/run track changes; reading a 50-asset page took some 800 boxes). Arrays and structs hold
+/// their elements in an array already.
 public enum DBusValue: Sendable, Hashable {
     case byte(UInt8)
     case boolean(Bool)
@@ -23,7 +24,7 @@ public enum DBusValue: Sendable, Hashable {
     /// An array whose elements all have the signature `element` (kept so empty arrays have a type).
     case array(element: Signature, [DBusValue])
     /// A dictionary (`a{kv}`): ordered entries, keys of a basic type.
-    case dictionary(key: Signature, value: Signature, [DictionaryEntry])
+    indirect case dictionary(key: Signature, value: Signature, [DictionaryEntry])
     case structure([DBusValue])
     indirect case variant(DBusValue)
 

@@ -32,6 +32,28 @@ struct MetadataDecodingTests {
         #expect(TrackMetadata.decode(.strings(["a"])) == .empty)
     }
 
+    @Test("the a{sv} value reads as its vardict would: a key sent twice keeps its last value, o keys count, one variant is removed")
+    func wholeValueAsItsVardict() throws {
+        func entry(_ key: DBusValue, _ value: DBusValue) -> DBusValue.DictionaryEntry { .init(key: key, value: value) }
+        let entries = [
+            entry(.string(Key.title), .variant(.string("First"))),
+            entry(.string("xesam:comment"), .variant(.string("ignored"))),
+            entry(.string(Key.title), .variant(.string("Second"))),
+            entry(.string(Key.artist), .variant(.variant(.strings(["Deep"])))),
+            entry(.string(Key.length), .int64(215_000_000)),  // no variant wrapper at all
+            entry(.string(Key.exclude), .variant(.boolean(false))),
+        ]
+        let pathKeyed = DBusValue.dictionary(
+            key: .objectPath, value: .variant, [entry(.objectPath("/xesam/title"), .variant(.string("T")))])
+        for value in [DBusValue.dictionary(key: .string, value: .variant, entries), pathKeyed] {
+            let decoded = TrackMetadata.decode(value)
+            #expect(decoded == TrackMetadata.decode(try value.vardict()))
+        }
+        let decoded = TrackMetadata.decode(.dictionary(key: .string, value: .variant, entries))
+        #expect(decoded == TrackMetadata(title: "Second", artists: ["Deep"], length: 215_000_000))
+        #expect(TrackMetadata.decode(.dictionary(key: .int32, value: .variant, [entry(.int32(1), .variant(.string("T")))])) == .empty)
+    }
+
     @Test("quirk 1: an artist sent as a plain string is one artist")
     func quirk1ArtistAsString() {
         let metadata = TrackMetadata.decode([Key.title: .string("T"), Key.artist: .string("Solo Artist")])
@@ -158,6 +180,9 @@ struct MetadataDecodingTests {
     @Test("PlaybackStatus accepts the MPRIS words in any case and nothing else")
     func playbackStatus() {
         #expect(PlaybackStatus(mpris: .string("Playing")) == .playing)
+        #expect(PlaybackStatus(mpris: .string("Paused")) == .paused)
+        #expect(PlaybackStatus(mpris: .string("Stopped")) == .stopped)
+        #expect(PlaybackStatus(mpris: .string("playing\u{301}")) == nil)
         #expect(PlaybackStatus(mpris: .variant(.string("paused"))) == .paused)
         #expect(PlaybackStatus(mpris: .string(" STOPPED ")) == .stopped)
         #expect(PlaybackStatus(mpris: .string("Buffering")) == nil)

@@ -130,6 +130,33 @@ struct MetadataMeaningTests {
     func noKindWhenNotTold(metadata: TrackMetadata) {
         #expect(metadata.kind == nil)
     }
+
+    @Test("comparing identities field by field agrees with comparing the identities")
+    func sameIdentity() {
+        let values = [
+            TrackMetadata(title: "T"), TrackMetadata(trackID: "/t/1", title: "T"), TrackMetadata(title: "T", artists: ["A"]),
+            TrackMetadata(title: "T", album: "B"), TrackMetadata(title: "T", url: "file:///t.flac"), TrackMetadata(),
+            TrackMetadata(title: "T", genres: ["Rock"], length: 200_000_000), TrackMetadata(title: "U"),
+        ]
+        for a in values {
+            for b in values { #expect(a.hasSameIdentity(as: b) == (a.identity == b.identity)) }
+        }
+    }
+
+    @Test("a URL's file extension: the last path element's, lowercased, 1 to 5 letters or digits, query and fragment ignored")
+    func fileExtensions() {
+        let cases: [(String, String?)] = [
+            ("file:///a/b.FLAC", "flac"), ("x.mp3", "mp3"), (".m4b", "m4b"), ("a.b.c.Opus", "opus"), ("/s.3gp", "3gp"),
+            ("https://h/clip.mp4?token=1#t=3", "mp4"), ("https://h/clip.mp4#x.y", "mp4"), ("https://h/a.b/c?x.mkv", nil),
+            ("file:///a.mp3/dir", nil), ("file:///dir.d/name", nil), ("name.", nil), ("name", nil), ("", nil), (".", nil),
+            ("a.toolong", nil), ("a.abcde", "abcde"), ("a.abcdef", nil), ("a.m_4", nil), ("a.mp%33", nil),
+            ("Ólafur/01.FLAC", "flac"), ("a.fläc", nil), ("?query.mp3", nil), ("#.mp3", nil), ("a.mp3?", "mp3"),
+        ]
+        for (url, expected) in cases {
+            #expect(TrackMetadata.fileExtension(of: url) == expected, "\(url)")
+        }
+        #expect(TrackMetadata.isLocal("file:///x") && TrackMetadata.isLocal("/x") && !TrackMetadata.isLocal("https://x"))
+    }
     @Test("quirk 14: a proxy mirroring a player (playerctld, plasma-browser-integration) gives the same identity")
     func quirk14MirrorIdentity() {
         // The browser sends its own id; the mirror re-sends the same fields under its own name.

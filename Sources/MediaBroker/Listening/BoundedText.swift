@@ -14,7 +14,11 @@ enum BoundedText {
     ///   A single `Character` larger than the whole budget (a "zalgo" cluster) is dropped with
     ///   everything after it.
     static func clean(_ text: String, maxBytes: Int) -> String? {
-        if isPlainASCII(text, maxBytes: maxBytes) { return text }
+        isAlreadyClean(text, maxBytes: maxBytes) ? text : cleanCharacters(text, maxBytes: maxBytes)
+    }
+
+    /// ``clean(_:maxBytes:)`` one `Character` at a time, without its fast path.
+    static func cleanCharacters(_ text: String, maxBytes: Int) -> String? {
         var result = ""
         var bytes = 0
         for character in text {
@@ -29,12 +33,52 @@ enum BoundedText {
         return result.isEmpty ? nil : result
     }
 
-    /// The fast path for the usual case: printable ASCII, within budget, no surrounding spaces.
-    private static func isPlainASCII(_ text: String, maxBytes: Int) -> Bool {
-        let utf8 = text.utf8
-        guard !utf8.isEmpty, utf8.count <= maxBytes, utf8.first != 0x20, utf8.last != 0x20 else { return false }
-        for byte in utf8 where byte < 0x20 || byte > 0x7E { return false }
-        return true
+    /// The fast path for the usual case, where ``clean(_:maxBytes:)`` would give `text` back as it
+    /// is: within budget, no control character, no whitespace around it. Looks at bytes, not
+    /// characters, and only non-ASCII text has its first and last `Character` formed.
+    ///
+    /// The controls (category Cc) are exactly U+0000–U+001F and U+007F–U+009F: bytes below 0x20,
+    /// 0x7F, and the two-byte sequences C2 80 to C2 9F. The only whitespace among printable ASCII is
+    /// the space.
+    private static func isAlreadyClean(_ text: String, maxBytes: Int) -> Bool {
+        var text = text
+        let count = text.utf8.count
+        guard count > 0, count <= maxBytes else { return false }
+        let scan = text.withUTF8 { bytes -> (clean: Bool, ascii: Bool) in
+            guard bytes[0] != 0x20, bytes[count - 1] != 0x20 else { return (false, true) }
+            return scanForControls(UnsafeRawBufferPointer(bytes))
+        }
+        guard scan.clean else { return false }
+        if scan.ascii { return true }
+        return !(text.first?.isWhitespace ?? true) && !(text.last?.isWhitespace ?? true)
+    }
+
+    /// Whether `bytes` (UTF-8) hold no control character, and whether they are all ASCII. Eight
+    /// bytes at a time while they are ASCII.
+    private static func scanForControls(_ bytes: UnsafeRawBufferPointer) -> (clean: Bool, ascii: Bool) {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        var index = 0
+        while index + 8 <= bytes.count {
+            let word = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            if word & high != 0 { break }
+            // With every byte below 0x80: a byte below 0x20, or one equal to 0x7F, sets its top bit.
+            let below = (word &- ones &* 0x20) & ~word & high
+            let delete = word ^ (ones &* 0x7F)
+            if below | ((delete &- ones) & ~delete & high) != 0 { return (false, true) }
+            index += 8
+        }
+        var ascii = true
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte < 0x20 || byte == 0x7F { return (false, ascii) }
+            if byte >= 0x80 {
+                ascii = false
+                if byte == 0xC2, index + 1 < bytes.count, bytes[index + 1] < 0xA0 { return (false, false) }
+            }
+            index += 1
+        }
+        return (true, ascii)
     }
 
     private static func isControl(_ character: Character) -> Bool {

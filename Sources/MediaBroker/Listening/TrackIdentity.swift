@@ -33,7 +33,7 @@ extension TrackMetadata {
     /// title on both sides only an equal ``identity`` is the same track (see
     /// ``fillsIn(untitled:)`` for a title arriving late).
     public func isSameTrack(as earlier: TrackMetadata) -> Bool {
-        if identity == earlier.identity { return true }
+        if hasSameIdentity(as: earlier) { return true }
         guard let title, title == earlier.title else { return false }
         return Self.agree(trackID, earlier.trackID) && Self.agree(album, earlier.album)
             && Self.agree(url, earlier.url)
@@ -59,6 +59,12 @@ extension TrackMetadata {
             albumArtists: albumArtists.isEmpty ? earlier.albumArtists : albumArtists,
             genres: genres.isEmpty ? earlier.genres : genres, url: url ?? earlier.url,
             length: length ?? earlier.length, isExcluded: isExcluded || earlier.isExcluded)
+    }
+
+    /// `identity == earlier.identity`, field by field, without building the two identities.
+    func hasSameIdentity(as earlier: TrackMetadata) -> Bool {
+        trackID == earlier.trackID && title == earlier.title && artists == earlier.artists && album == earlier.album
+            && url == earlier.url
     }
 
     private static func agree(_ a: String?, _ b: String?) -> Bool {

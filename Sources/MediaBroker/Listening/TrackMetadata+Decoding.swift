@@ -19,9 +19,25 @@ extension TrackMetadata {
 
     /// The metadata in an MPRIS `Metadata` value (`a{sv}`, possibly inside variants). Anything that
     /// is not a string-keyed dictionary is ``empty``. Never throws.
+    ///
+    /// Reads the entries in one pass, as ``DBusValue/vardict()`` would take them (a key sent twice
+    /// keeps its last value; one variant wrapper removed), without building a dictionary of every
+    /// key first: hashing each key twice was ~5k instructions of every track change (callgrind).
     public static func decode(_ value: DBusValue) -> TrackMetadata {
-        guard let map = try? value.vardict() else { return .empty }
-        return decode(map)
+        guard case .dictionary(let keyType, _, let entries) = value.unwrapped, keyType == .string || keyType == .objectPath
+        else { return .empty }
+        var values = KeyValues()
+        for entry in entries {
+            let name: String
+            switch entry.key {
+            case .string(let text): name = text
+            case .objectPath(let path): name = path.rawValue
+            default: continue
+            }
+            guard let slot = KeyValues.slot(name) else { continue }
+            if case .variant(let inner) = entry.value { values[slot] = inner } else { values[slot] = entry.value }
+        }
+        return decode(values)
     }
 
     /// The metadata in an MPRIS `Metadata` dictionary. Never throws, and a key of the wrong type is
@@ -34,16 +50,90 @@ extension TrackMetadata {
     /// - `mediabroker:exclude` excludes unless it reads as false (see ``excludeFlag(_:)``);
     /// - variants are unwrapped at any depth.
     public static func decode(_ map: [String: DBusValue]) -> TrackMetadata {
+        var values = KeyValues()
+        for slot in KeyValues.Slot.allCases { values[slot] = map[KeyValues.name(slot)] }
+        return decode(values)
+    }
+
+    private static func decode(_ values: KeyValues) -> TrackMetadata {
         TrackMetadata(
-            cleanedTrackID: map[Key.trackID].flatMap(text).flatMap(cleanTrackID),
-            title: map[Key.title].flatMap(text).flatMap(cleanText),
-            artists: list(map[Key.artist], max: Limits.maxArtists),
-            album: map[Key.album].flatMap(text).flatMap(cleanText),
-            albumArtists: list(map[Key.albumArtist], max: Limits.maxArtists),
-            genres: list(map[Key.genre], max: Limits.maxGenres),
-            url: map[Key.url].flatMap(text).flatMap(cleanURL),
-            length: map[Key.length].flatMap(microseconds).flatMap(plausibleLength),
-            isExcluded: map[Key.exclude].map(excludeFlag) ?? false)
+            cleanedTrackID: values[.trackID].flatMap(text).flatMap(cleanTrackID),
+            title: values[.title].flatMap(text).flatMap(cleanText),
+            artists: list(values[.artist], max: Limits.maxArtists),
+            album: values[.album].flatMap(text).flatMap(cleanText),
+            albumArtists: list(values[.albumArtist], max: Limits.maxArtists),
+            genres: list(values[.genre], max: Limits.maxGenres),
+            url: values[.url].flatMap(text).flatMap(cleanURL),
+            length: values[.length].flatMap(microseconds).flatMap(plausibleLength),
+            isExcluded: values[.exclude].map(excludeFlag) ?? false)
+    }
+
+    /// The values of the keys read (``Key``), each absent until found.
+    private struct KeyValues {
+        enum Slot: CaseIterable {
+            case trackID, length, title, artist, album, albumArtist, genre, url, exclude
+        }
+
+        private var trackID, length, title, artist, album, albumArtist, genre, url, exclude: DBusValue?
+
+        subscript(slot: Slot) -> DBusValue? {
+            get {
+                switch slot {
+                case .trackID: trackID
+                case .length: length
+                case .title: title
+                case .artist: artist
+                case .album: album
+                case .albumArtist: albumArtist
+                case .genre: genre
+                case .url: url
+                case .exclude: exclude
+                }
+            }
+            set {
+                switch slot {
+                case .trackID: trackID = newValue
+                case .length: length = newValue
+                case .title: title = newValue
+                case .artist: artist = newValue
+                case .album: album = newValue
+                case .albumArtist: albumArtist = newValue
+                case .genre: genre = newValue
+                case .url: url = newValue
+                case .exclude: exclude = newValue
+                }
+            }
+        }
+
+        static func name(_ slot: Slot) -> String {
+            switch slot {
+            case .trackID: Key.trackID
+            case .length: Key.length
+            case .title: Key.title
+            case .artist: Key.artist
+            case .album: Key.album
+            case .albumArtist: Key.albumArtist
+            case .genre: Key.genre
+            case .url: Key.url
+            case .exclude: Key.exclude
+            }
+        }
+
+        /// The slot of a key read; `nil` for every other key.
+        static func slot(_ name: String) -> Slot? {
+            switch name {
+            case Key.trackID: .trackID
+            case Key.length: .length
+            case Key.title: .title
+            case Key.artist: .artist
+            case Key.album: .album
+            case Key.albumArtist: .albumArtist
+            case Key.genre: .genre
+            case Key.url: .url
+            case Key.exclude: .exclude
+            default: nil
+            }
+        }
     }
 
     /// The text of an `s`, `o` or `g` value; `nil` for any other type.

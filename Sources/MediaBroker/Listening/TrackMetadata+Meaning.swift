@@ -56,10 +56,10 @@ extension TrackMetadata {
         if let url {
             if url.hasPrefix("spotify:episode:") { return .podcast }
             if url.hasPrefix("spotify:track:") { return .music }
-            if let (isLocal, fileExtension) = Self.fileExtension(of: url) {
+            if let fileExtension = Self.fileExtension(of: url) {
                 if fileExtension == "m4b" { return .audiobook }
                 if Self.videoExtensions.contains(fileExtension) { return .video }
-                if isLocal && Self.audioExtensions.contains(fileExtension) { return .music }
+                if Self.audioExtensions.contains(fileExtension) && Self.isLocal(url) { return .music }
             }
         }
         return nil
@@ -73,26 +73,36 @@ extension TrackMetadata {
         "mka",
     ]
 
-    /// Whether `url` names a local file, and the lowercased extension of its last path element
-    /// (query and fragment removed); `nil` when there is no short ASCII extension.
+    /// Whether `url` names a local file: `file://` or an absolute path.
+    static func isLocal(_ url: String) -> Bool { url.hasPrefix("file://") || url.hasPrefix("/") }
+
+    /// The lowercased extension of the last path element of `url` (query and fragment removed);
+    /// `nil` when there is no short ASCII extension.
     ///
-    /// Walks the UTF-8 bytes, not the characters: every byte looked for is ASCII, and grapheme
+    /// Walks the UTF-8 bytes once, not the characters: every byte looked for is ASCII, and grapheme
     /// breaking over a long URL cost more than the rest of building an asset (callgrind, bench/run
-    /// track changes).
-    static func fileExtension(of url: String) -> (isLocal: Bool, String)? {
-        let isLocal = url.hasPrefix("file://") || url.hasPrefix("/")
+    /// track changes). The extension, at most 5 bytes, becomes a small string without an allocation.
+    static func fileExtension(of url: String) -> String? {
         var url = url
-        let fileExtension = url.withUTF8 { bytes -> String? in
-            var path = bytes[...]
-            if let end = path.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) { path = path[..<end] }
-            if let slash = path.lastIndex(of: UInt8(ascii: "/")) { path = path[(slash + 1)...] }
-            guard let dot = path.lastIndex(of: UInt8(ascii: ".")) else { return nil }
-            let fileExtension = path[(dot + 1)...]
-            guard (1...5).contains(fileExtension.count),
-                fileExtension.allSatisfy({ (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) })
-            else { return nil }
-            return String(decoding: fileExtension.map { $0 | 0x20 }, as: UTF8.self)
+        return url.withUTF8 { bytes -> String? in
+            var end = 0
+            while end < bytes.count, bytes[end] != UInt8(ascii: "?"), bytes[end] != UInt8(ascii: "#") { end += 1 }
+            // Back from the end of the path to its last dot, as long as the bytes may be an extension.
+            var lowered: UInt64 = 0
+            var count = 0
+            var index = end
+            while index > 0 {
+                index -= 1
+                let byte = bytes[index]
+                if byte == UInt8(ascii: ".") { break }
+                guard count < 5, (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                else { return nil }
+                lowered = lowered << 8 | UInt64(byte | 0x20)  // the first byte ends up the lowest
+                count += 1
+            }
+            guard count > 0, index < end, bytes[index] == UInt8(ascii: ".") else { return nil }
+            var text = lowered.littleEndian
+            return withUnsafeBytes(of: &text) { String(decoding: $0.prefix(count), as: UTF8.self) }
         }
-        return fileExtension.map { (isLocal, $0) }
     }
 }

@@ -53,19 +53,14 @@ public final class PlayerTracker: @unchecked Sendable {
     /// Whether the "too many players" line was logged since the count last dropped below the limit.
     private var loggedPlayerLimit = false
     /// The listens recorded lately: the twins a later listen is checked against.
-    private var remembered = RecentItems<RememberedListen>(capacity: PlayerTracker.maxRememberedListens)
-
-    private struct RememberedListen {
-        let player: String
-        let metadata: TrackMetadata
-        let started: Microseconds
-        let ended: Microseconds
-    }
+    private var remembered = TwinMemory(capacity: PlayerTracker.maxRememberedListens)
 
     // @unchecked Sendable: like the tracker, touched only on the connection's thread.
     private final class Player: @unchecked Sendable {
         let uniqueName: String
-        var busNames: Set<String> = []
+        var busNames: Set<String> = [] {
+            didSet { isProxy = busNames.contains(where: Self.isProxyName) }
+        }
         var identity: String?
         var desktopEntry: String?
         /// The app as the resolver found it (desktop file, icon, sandbox); `nil` until resolved.
@@ -112,11 +107,14 @@ public final class PlayerTracker: @unchecked Sendable {
         /// browser's own MPRIS player). BlueZ `mpris-proxy` names its players after the Bluetooth
         /// device's alias, so it cannot be told by name: the twin rule still keeps it from counting
         /// a song twice, it just is not *preferred* against.
-        var isProxy: Bool {
-            busNames.contains { name in
-                let stem = AppResolver.busNameStem(name)
-                return stem.hasPrefix("kdeconnect") || stem == "plasma-browser-integration"
-            }
+        ///
+        /// Kept up to date as `busNames` changes rather than worked out from them at every finished
+        /// listen (the stems cost ~5k instructions of each track change; callgrind, bench/run).
+        private(set) var isProxy = false
+
+        static func isProxyName(_ name: String) -> Bool {
+            let stem = AppResolver.busNameStem(name)
+            return stem.hasPrefix("kdeconnect") || stem == "plasma-browser-integration"
         }
     }
 
@@ -534,9 +532,8 @@ public final class PlayerTracker: @unchecked Sendable {
     /// not the track id or URL, which a mirror makes up for itself. Overlap is strict: a song played
     /// again after the first play ended (even on a restarted player, quirk 15) is a new listen.
     private func isTwin(_ listen: Listen, of player: Player) -> Bool {
-        let cutoff = now() - Self.twinMemory
-        remembered.removeAll { $0.ended < cutoff }
-        let twinRecorded = remembered.contains { other in
+        remembered.forget(endedBefore: now() - Self.twinMemory)
+        let twinRecorded = remembered.contains(title: listen.metadata.title) { other in
             other.player != player.uniqueName && Self.sameSong(other.metadata, listen.metadata)
                 && other.started < listen.ended && listen.started < other.ended
         }
@@ -648,6 +645,67 @@ public final class PlayerTracker: @unchecked Sendable {
     }
 }
 
+/// A listen the twin rule remembers: who played what, when.
+struct RememberedListen {
+    let player: String
+    let metadata: TrackMetadata
+    let started: Microseconds
+    let ended: Microseconds
+}
+
+/// The recorded listens the twin rule compares a finished listen with (see
+/// `PlayerTracker.isTwin`): at most `capacity`, the oldest dropped first, indexed by title.
+///
+/// Two listens are only ever the same song when their titles are equal, so a listen whose title
+/// none of the remembered ones has — nearly every listen — is told apart with one hash of its
+/// title instead of a scan of up to 512 listens (callgrind, bench/run track changes: the scan and
+/// the expiry pass were ~10k instructions of every track change). Expiry likewise looks at the
+/// listens only when the earliest end it knows of is past the cutoff.
+struct TwinMemory {
+    private var ring: RecentItems<RememberedListen>
+    /// How many remembered listens have each title (listens without one are never a twin).
+    private var titles: [String: Int] = [:]
+    /// At most the earliest `ended` of the listens remembered (`.max` when there are none); lower
+    /// once the listen that had it was dropped, which only costs one needless look.
+    private var earliestEnd: Microseconds = .max
+
+    init(capacity: Int) {
+        ring = RecentItems(capacity: capacity)
+    }
+
+    /// Oldest first.
+    var items: [RememberedListen] { ring.items }
+
+    mutating func append(_ listen: RememberedListen) {
+        if let dropped = ring.append(listen) { uncount(dropped.metadata.title) }
+        if let title = listen.metadata.title { titles[title, default: 0] += 1 }
+        earliestEnd = min(earliestEnd, listen.ended)
+    }
+
+    /// Drops the listens that ended before `cutoff`.
+    mutating func forget(endedBefore cutoff: Microseconds) {
+        guard earliestEnd < cutoff else { return }
+        ring.removeAll { $0.ended < cutoff }
+        titles.removeAll(keepingCapacity: true)
+        earliestEnd = .max
+        for listen in ring.items {
+            if let title = listen.metadata.title { titles[title, default: 0] += 1 }
+            earliestEnd = min(earliestEnd, listen.ended)
+        }
+    }
+
+    /// Whether a remembered listen titled `title` `matches`; `false` without a title.
+    func contains(title: String?, where matches: (RememberedListen) -> Bool) -> Bool {
+        guard let title, titles[title] != nil else { return false }
+        return ring.contains(where: matches)
+    }
+
+    private mutating func uncount(_ title: String?) {
+        guard let title, let index = titles.index(forKey: title) else { return }
+        if titles.values[index] > 1 { titles.values[index] -= 1 } else { titles.remove(at: index) }
+    }
+}
+
 /// At most `capacity` items in the order they came, the oldest overwritten first: adding one never
 /// moves the others (the listens the twin rule remembers were an array trimmed at its front, which
 /// moved all 512 for every listen of a busy hour).
@@ -664,9 +722,13 @@ struct RecentItems<Element> {
     /// Oldest first.
     var items: [Element] { Array(ring[next...] + ring[..<next]) }
 
-    mutating func append(_ item: Element) {
-        if ring.count < capacity { ring.append(item) } else { ring[next] = item }
+    /// Adds `item`; returns the oldest item when it made room for it.
+    @discardableResult
+    mutating func append(_ item: Element) -> Element? {
+        var dropped: Element?
+        if ring.count < capacity { ring.append(item) } else { dropped = ring[next]; ring[next] = item }
         next = (next + 1) % capacity
+        return dropped
     }
 
     mutating func removeAll(where shouldBeRemoved: (Element) -> Bool) {

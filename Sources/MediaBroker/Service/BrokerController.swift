@@ -42,6 +42,9 @@ public final class BrokerController: @unchecked Sendable {
         var completion: (@Sendable (Result<InsertOutcome, StoreError>) -> Void)?
     }
 
+    /// The member name of the signal announcing a recorded asset, checked once.
+    private static let mediaAdded: MemberName = "MediaAdded"
+
     /// Records waiting for the store to take them again, oldest first; never more than
     /// ``maximumPending``. A timer runs only while this is not empty.
     private var pending: [PendingRecord] = []
@@ -80,7 +83,7 @@ public final class BrokerController: @unchecked Sendable {
                         stored.id = outcome.id
                         log.debug("recorded \"\(record.asset.title)\" from \(record.asset.appID)")
                         try? connection.emit(SignalEmission(path: BrokerContract.objectPath, interface: BrokerContract.interface,
-                                                            member: "MediaAdded", body: AssetAnnouncement(asset: stored)))
+                                                            member: Self.mediaAdded, body: AssetAnnouncement(asset: stored)))
                         scheduleRetention(forAssetStarted: record.asset.started)
                     }
                     if retryDelay != Self.firstRetryDelay {
