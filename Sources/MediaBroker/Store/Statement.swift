@@ -123,8 +123,11 @@ final class Statement {
     }
 
     /// Steps through every row, decoding each with `decode`.
-    func rows<T>(_ decode: (Statement) throws(SQLiteError) -> T) throws(SQLiteError) -> [T] {
+    func rows<T>(
+        reservingCapacity capacity: Int = 0, _ decode: (Statement) throws(SQLiteError) -> T
+    ) throws(SQLiteError) -> [T] {
         var result: [T] = []
+        result.reserveCapacity(capacity)
         while try step() { result.append(try decode(self)) }
         return result
     }
@@ -148,9 +151,17 @@ final class Statement {
     ///
     /// The corresponding SQLite calls are `sqlite3_column_text` and `sqlite3_column_bytes`.
     func text(at index: Int32) -> String? {
+        textBytes(at: index).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The column's text as SQLite holds it, `nil` when NULL (never for ''): valid only until the
+    /// next step, reset or read of the same column as another type. Not checked as UTF-8.
+    ///
+    /// The corresponding SQLite calls are `sqlite3_column_text` and `sqlite3_column_bytes`, in the
+    /// order SQLite documents for them.
+    func textBytes(at index: Int32) -> UnsafeBufferPointer<UInt8>? {
         guard let bytes = sqlite3_column_text(handle, index) else { return nil }
-        let count = Int(sqlite3_column_bytes(handle, index))
-        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+        return UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, index)))
     }
 
     /// A NOT NULL text column; a NULL there means the file was altered behind SQLite's back.
