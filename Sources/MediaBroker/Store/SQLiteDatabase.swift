@@ -126,7 +126,19 @@ final class SQLiteDatabase {
     /// cannot fail half-way with `SQLITE_BUSY` because another process started writing after it
     /// read. Inside one (the store's group commit) it is a savepoint: `body` is undone alone on
     /// failure, and becomes durable with the enclosing transaction.
+    ///
+    /// Inside a transaction begun with `beginAllOrNothing`, whose owner undoes all of it when any
+    /// part fails, no savepoint is needed: `body` simply runs, and a failure is recorded in
+    /// `allOrNothingFailure` for that owner (even if the caller catches it).
     func transaction<T>(_ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
+        if allOrNothing, isInTransaction {
+            do {
+                return try body()
+            } catch {
+                allOrNothingFailure = error
+                throw error
+            }
+        }
         if isInTransaction {
             try savepoint()
             do {
@@ -155,6 +167,37 @@ final class SQLiteDatabase {
 
     /// The corresponding SQLite statement is `BEGIN IMMEDIATE`.
     func begin() throws(SQLiteError) { try run(.begin) }
+
+    /// Whether the open transaction was begun with `beginAllOrNothing`.
+    private(set) var allOrNothing = false
+    /// How a `transaction` nested in an all-or-nothing one failed since it began, if one did.
+    private(set) var allOrNothingFailure: SQLiteError?
+
+    /// Begins a transaction that its caller commits whole or rolls back whole: the caller promises
+    /// to roll all of it back when any part of it fails (a thrown error, or `allOrNothingFailure`),
+    /// so the `transaction` calls nested in it need no savepoints of their own. Savepoints are not
+    /// free: every page first written under one is copied to the sub-journal, and a track change
+    /// spent a quarter of its store work on them (callgrind). End it with `commitAllOrNothing` or
+    /// `rollBackAllOrNothing`.
+    ///
+    /// The corresponding SQLite statement is `BEGIN IMMEDIATE`.
+    func beginAllOrNothing() throws(SQLiteError) {
+        try begin()
+        allOrNothing = true
+        allOrNothingFailure = nil
+    }
+
+    /// The corresponding SQLite statement is `COMMIT`.
+    func commitAllOrNothing() throws(SQLiteError) {
+        allOrNothing = false
+        try commit()
+    }
+
+    /// Rolls back whatever is still open of the transaction (see `rollBackIfOpen`).
+    func rollBackAllOrNothing() {
+        allOrNothing = false
+        rollBackIfOpen()
+    }
 
     /// The corresponding SQLite statement is `COMMIT`; with `synchronous=FULL` it returns once the
     /// WAL is synced.
