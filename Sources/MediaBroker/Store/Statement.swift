@@ -40,18 +40,27 @@ final class Statement {
 
     private var db: OpaquePointer? { sqlite3_db_handle(handle) }
 
+    /// `check` for this statement's calls, which looks up the connection and the SQL for the error
+    /// only when there is one: binding and stepping are the hot path of every write and query.
+    @inline(__always)
+    @discardableResult
+    private func checked(_ rc: Int32) throws(SQLiteError) -> Int32 {
+        if rc == SQLITE_OK || rc == SQLITE_ROW || rc == SQLITE_DONE { return rc }
+        return try check(rc, db: db, sql: sql)
+    }
+
     // MARK: Binding
 
     /// The corresponding SQLite calls are `sqlite3_bind_int64` and `sqlite3_bind_null`.
     func bind(_ value: Int64?, at index: Int32) throws(SQLiteError) {
         guard let value else { return try bindNull(at: index) }
-        try check(sqlite3_bind_int64(handle, index, value), db: db, sql: sql)
+        try checked(sqlite3_bind_int64(handle, index, value))
     }
 
     /// The corresponding SQLite calls are `sqlite3_bind_double` and `sqlite3_bind_null`.
     func bind(_ value: Double?, at index: Int32) throws(SQLiteError) {
         guard let value else { return try bindNull(at: index) }
-        try check(sqlite3_bind_double(handle, index, value), db: db, sql: sql)
+        try checked(sqlite3_bind_double(handle, index, value))
     }
 
     /// Binds the string's UTF-8 bytes with their length, so an embedded NUL does not cut the text
@@ -66,12 +75,12 @@ final class Statement {
             let kept = texts.keep(bytes)
             return sqlite3_bind_text64(handle, index, kept, sqlite3_uint64(bytes.count), nil, UInt8(SQLITE_UTF8))
         }
-        try check(rc, db: db, sql: sql)
+        try checked(rc)
     }
 
     /// The corresponding SQLite call is `sqlite3_bind_null`.
     func bindNull(at index: Int32) throws(SQLiteError) {
-        try check(sqlite3_bind_null(handle, index), db: db, sql: sql)
+        try checked(sqlite3_bind_null(handle, index))
     }
 
     func bind(_ value: SQLiteValue, at index: Int32) throws(SQLiteError) {
@@ -98,7 +107,7 @@ final class Statement {
     /// lock (up to the connection's busy timeout).
     @discardableResult
     func step() throws(SQLiteError) -> Bool {
-        try check(sqlite3_step(handle), db: db, sql: sql) == SQLITE_ROW
+        try checked(sqlite3_step(handle)) == SQLITE_ROW
     }
 
     /// Readies the statement for another run and clears its bindings.
