@@ -47,8 +47,8 @@ final class SQLiteDatabase {
     /// SQLite's process-wide settings, applied once before its first connection opens.
     ///
     /// Memory statistics off (`SQLITE_CONFIG_MEMSTATUS`): with them on, every allocation and free
-    /// inside SQLite takes a process-wide mutex to count it — a sixth of the store thread's SQLite
-    /// work on a track change (callgrind) — for numbers nothing here reads (`sqlite3_memory_used`;
+    /// inside SQLite takes a process-wide mutex to count it — 7% of the store thread's instructions
+    /// on a track change (callgrind) — for numbers nothing here reads (`sqlite3_memory_used`;
     /// `pageCacheBytes` is counted per connection without them). A Swift global's initializer runs
     /// once, whichever thread gets there first. Too late (SQLite already initialized, by another
     /// user of the library in this process) it is refused, and everything works as before.
