@@ -2,8 +2,11 @@
 #define MEDIABROKER_CSQLITE_SHIM_H
 #include <sqlite3.h>
 
-/* SQLITE_TRANSIENT is a macro casting -1 to a function pointer, which Swift cannot import. */
-static inline sqlite3_destructor_type csqlite_transient(void) { return SQLITE_TRANSIENT; }
+/* sqlite3_config is variadic, which Swift cannot import: this sets SQLITE_CONFIG_MEMSTATUS, which
+   must come before SQLite initializes (SQLITE_MISUSE after). */
+static inline int csqlite_config_memstatus(int enabled) {
+    return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, enabled);
+}
 
 /* sqlite3_db_config is variadic, which Swift cannot import: this covers the on/off options
    (SQLITE_DBCONFIG_DEFENSIVE, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, ...). */

@@ -39,6 +39,74 @@ struct HistoryStoreGroupCommitTests {
         #expect(try await store.setting("half") == nil)
     }
 
+    /// A write queued alone has a transaction of its own too: whatever it wrote before failing goes.
+    @Test func aWriteAloneIsAtomic() async throws {
+        let store = try HistoryStore.inMemory()
+        let failed = Locked<Bool?>(nil)
+        store.write({ database throws(SQLiteError) -> Void in
+            try database.connection.execute("INSERT INTO settings(key, value) VALUES('half', 'done')")
+            try database.connection.execute("INSERT INTO no_such_table VALUES(1)")
+        }, done: { result in failed.withLock { $0 = (try? result.get()) == nil } })
+        #expect(try await store.setting("half") == nil)
+        #expect(failed.withLock { $0 } == true)
+    }
+
+    /// A write that catches the failure of a transaction of its own and carries on would otherwise
+    /// commit what that transaction wrote before failing: the shared transaction is undone, the write
+    /// is told, and the others commit.
+    @Test func aWriteThatSwallowsAFailedTransactionIsStillUndoneAndTold() async throws {
+        let store = try HistoryStore.inMemory()
+        let swallower = Locked<String?>(nil)
+        let others = Locked<[Bool]>([])
+        store.together {
+            store.insert(makeAsset("Before")) { result in others.withLock { $0.append((try? result.get()) != nil) } }
+            store.write({ database throws(SQLiteError) -> Void in
+                _ = try? database.connection.transaction { () throws(SQLiteError) in
+                    try database.connection.execute("INSERT INTO settings(key, value) VALUES('half', 'done')")
+                    try database.connection.execute("INSERT INTO no_such_table VALUES(1)")
+                }
+            }, done: { result in
+                swallower.withLock { $0 = if case .failure(let error) = result { "\(error)" } else { "stored" } }
+            })
+            store.insert(makeAsset("After")) { result in others.withLock { $0.append((try? result.get()) != nil) } }
+        }
+        #expect(try await Set(store.recent(RecentQuery()).map(\.title)) == ["Before", "After"])
+        #expect(try await store.setting("half") == nil)
+        #expect(others.withLock { $0 } == [true, true])
+        #expect(swallower.withLock { $0 }?.contains("no_such_table") == true)
+    }
+
+    /// A `COMMIT` can fail after every write succeeded (here a deferred foreign key, checked only
+    /// then): the write that caused it hears the error, alone and in a group, and the others of its
+    /// group are committed alone.
+    @Test(arguments: [false, true])
+    func aFailedCommitIsTheWritesAnswer(inAGroup: Bool) async throws {
+        let store = try HistoryStore.inMemory()
+        try await store.inspect { database throws(SQLiteError) in
+            try database.connection.execute("""
+                CREATE TABLE parent(id INTEGER PRIMARY KEY);
+                CREATE TABLE child(p INTEGER REFERENCES parent(id) DEFERRABLE INITIALLY DEFERRED);
+                """)
+        }
+        let orphan = Locked<Bool?>(nil)
+        let other = Locked<Bool?>(nil)
+        store.together {
+            store.write({ database throws(SQLiteError) -> Void in
+                try database.connection.execute("INSERT INTO child(p) VALUES(42)")
+            }, done: { result in orphan.withLock { $0 = (try? result.get()) != nil } })
+            if inAGroup {
+                store.insert(makeAsset()) { result in other.withLock { $0 = (try? result.get()) != nil } }
+            }
+        }
+        #expect(try await store.count() == (inAGroup ? 1 : 0))
+        #expect(orphan.withLock { $0 } == false)
+        #expect(other.withLock { $0 } == (inAGroup ? true : nil))
+        let children = try await store.inspect { database throws(SQLiteError) in
+            try database.connection.scalarInt("SELECT count(*) FROM child")
+        }
+        #expect(children == 0)
+    }
+
     @Test func completionsRunOnlyAfterTheCommit() async throws {
         let folder = try TemporaryFolder()
         let path = folder.file("history.db")

@@ -2,16 +2,19 @@
 /// transactions between neighbouring writes (group commit).
 ///
 /// Writes queued back to back go into one transaction: one `COMMIT`, so with `synchronous=FULL` one
-/// `fsync` of the WAL for all of them instead of one each. Each write runs inside its own savepoint,
-/// so a write that fails is undone alone and the others still commit; its completion gets the
-/// error. Completions run only after the `COMMIT` has returned, so nothing is acknowledged (a
-/// `Donate` reply, a `MediaAdded` signal) before it is on disk — the same promise as one
-/// transaction per write.
+/// `fsync` of the WAL for all of them instead of one each. Completions run only after the `COMMIT`
+/// has returned, so nothing is acknowledged (a `Donate` reply, a `MediaAdded` signal) before it is
+/// on disk — the same promise as one transaction per write. A write queued alone gets a transaction
+/// of its own the same way, so every write is atomic however many statements it runs.
 ///
-/// When the shared transaction itself fails — `BEGIN` or `COMMIT` fails, or a failing write took the
-/// whole transaction with it (SQLite rolls back on `SQLITE_FULL`, `SQLITE_IOERR` and others) —
-/// nothing of it is kept, and each write of the group runs again alone, in its own transaction, as
-/// if there were no grouping: every completion then tells its own write's fate.
+/// The transaction is all or nothing (`SQLiteDatabase.beginAllOrNothing`): when a write of the group
+/// fails — or `BEGIN` or `COMMIT` does, or SQLite rolled the transaction back itself (`SQLITE_FULL`,
+/// `SQLITE_IOERR` and others) — nothing of it is kept, and each write of the group runs again alone,
+/// in its own transaction, as if there were no grouping: every completion then tells its own write's
+/// fate. A failure so costs one commit per write of its group. Undoing a failing write alone would
+/// take a savepoint around every write, and savepoints cost a quarter of the store thread's work on a
+/// track change (callgrind: every page a write touches is copied to the sub-journal first) — paid
+/// on every write, for failures that almost never happen.
 ///
 /// A job of kind `.alone` (a read, a purge) ends the group before it: the writes before it are
 /// committed and their completions run first, so it sees them, as the submission order promises.
@@ -27,7 +30,7 @@ struct GroupCommit {
         var start = batch.startIndex
         while start < batch.endIndex {
             guard batch[start].kind == .write else {
-                batch[start].run(database).finish()
+                batch[start].run(database).finish(nil)
                 start += 1
                 continue
             }
@@ -41,41 +44,40 @@ struct GroupCommit {
         }
     }
 
-    /// Runs `group` in one transaction and then its completions; alone, one by one, if that fails.
+    /// Runs `group` in one transaction and then its completions; each write alone if that fails.
     private func commit(_ group: ArraySlice<StoreThread.Job>) {
-        // A lone write needs no savepoint: it commits on its own, as it always did.
-        guard group.count > 1, let connection = begin() else { return runAlone(group) }
-        var finishes: [() -> Void] = []
+        let connection = database.connection
+        guard (try? connection.beginAllOrNothing()) != nil else {
+            if group.count > 1 { return runEachAlone(group) }
+            // Alone, a write runs as it is: it begins its own transaction, or its error says why not.
+            for job in group { job.run(database).finish(nil) }
+            return
+        }
+        var finishes: [(StoreError?) -> Void] = []
         finishes.reserveCapacity(group.count)
         for job in group {
-            guard (try? connection.savepoint()) != nil else { return abandon(group, connection) }
             let outcome = job.run(database)
-            if outcome.failed {
-                // Undo this write alone — unless SQLite already rolled back the whole transaction.
-                guard connection.isInTransaction, (try? connection.rollBackToSavepoint()) != nil else {
-                    return abandon(group, connection)
-                }
+            let spoiled = connection.allOrNothingFailure
+            if outcome.failed || spoiled != nil {
+                connection.rollBackAllOrNothing()
+                guard group.count == 1 else { return runEachAlone(group) }
+                // A write that failed answers its own error; one that swallowed a failure of its
+                // transaction is told what undid its writes.
+                return outcome.finish(outcome.failed ? nil : spoiled.map { StoreError($0, path: database.path) })
             }
-            guard (try? connection.releaseSavepoint()) != nil else { return abandon(group, connection) }
             finishes.append(outcome.finish)
         }
-        guard (try? connection.commit()) != nil else { return abandon(group, connection) }
-        for finish in finishes { finish() }
+        do throws(SQLiteError) {
+            try connection.commitAllOrNothing()
+        } catch {
+            connection.rollBackAllOrNothing()
+            guard group.count == 1 else { return runEachAlone(group) }
+            return finishes.forEach { $0(StoreError(error, path: database.path)) }
+        }
+        for finish in finishes { finish(nil) }
     }
 
-    private func begin() -> SQLiteDatabase? {
-        let connection = database.connection
-        guard (try? connection.begin()) != nil else { return nil }
-        return connection
-    }
-
-    /// Drops whatever the shared transaction holds and runs every write of the group alone.
-    private func abandon(_ group: ArraySlice<StoreThread.Job>, _ connection: SQLiteDatabase) {
-        connection.rollBackIfOpen()
-        runAlone(group)
-    }
-
-    private func runAlone(_ group: ArraySlice<StoreThread.Job>) {
-        for job in group { job.run(database).finish() }
+    private func runEachAlone(_ group: ArraySlice<StoreThread.Job>) {
+        for index in group.indices { commit(group[index...index]) }
     }
 }

@@ -28,10 +28,11 @@ extension HistoryDatabase {
         let query = "SELECT key, \(AssetColumns.list), checkpointed FROM open_listens ORDER BY started, key"
         return try sql { () throws(SQLiteError) in
             try connection.cachedStatement(query).use { statement throws(SQLiteError) in
-                try statement.rows { row throws(SQLiteError) in
+                var decoder = AssetColumns.Decoder()
+                return try statement.rows { row throws(SQLiteError) in
                     OpenListen(
                         key: try row.requiredText(at: 0, column: "key"),
-                        asset: try AssetColumns.read(row, id: nil, from: 1),
+                        asset: try decoder.read(row, id: nil, from: 1),
                         checkpoint: row.int64(at: AssetColumns.count + 1))
                 }
             }

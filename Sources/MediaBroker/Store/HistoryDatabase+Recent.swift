@@ -25,7 +25,8 @@ extension SQLiteDatabase {
         let (text, values) = HistoryDatabase.recentSQL(query, cursor: cursor, limit: limit)
         return try cachedStatement(text).use { statement throws(SQLiteError) in
             try statement.bind(values)
-            return try statement.rows(AssetColumns.readStored)
+            var decoder = AssetColumns.Decoder()
+            return try statement.rows(reservingCapacity: limit) { row throws(SQLiteError) in try decoder.readStored(row) }
         }
     }
 

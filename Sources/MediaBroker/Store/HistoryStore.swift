@@ -69,7 +69,7 @@ public final class HistoryStore: Sendable {
         let accepted = thread.submit(StoreThread.Job(kind: kind) { database in
             let result = Result { () throws(StoreError) in try work(database) }
             let failed = if case .failure = result { true } else { false }
-            return StoreThread.Outcome(failed: failed) { completion(result) }
+            return StoreThread.Outcome(failed: failed) { lost in completion(lost.map { .failure($0) } ?? result) }
         })
         if !accepted { completion(.failure(.closed)) }
     }

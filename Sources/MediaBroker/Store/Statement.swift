@@ -15,6 +15,8 @@ enum SQLiteValue: Sendable, Hashable {
 final class Statement {
     private let handle: OpaquePointer
     let sql: String
+    /// The bytes of the text parameters bound since the last reset.
+    private let texts = TextParameters()
 
     /// Compiles `sql` on `db`; `persistent` hints that the statement will be reused many times.
     ///
@@ -32,47 +34,53 @@ final class Statement {
         self.sql = sql
     }
 
-    /// The corresponding SQLite call is `sqlite3_finalize`.
+    /// The corresponding SQLite call is `sqlite3_finalize`; the texts it may still have bound are
+    /// freed after it (`texts` goes with the object, after `deinit`).
     deinit { sqlite3_finalize(handle) }
 
     private var db: OpaquePointer? { sqlite3_db_handle(handle) }
+
+    /// `check` for this statement's calls, which looks up the connection and the SQL for the error
+    /// only when there is one: binding and stepping are the hot path of every write and query.
+    @inline(__always)
+    @discardableResult
+    private func checked(_ rc: Int32) throws(SQLiteError) -> Int32 {
+        if rc == SQLITE_OK || rc == SQLITE_ROW || rc == SQLITE_DONE { return rc }
+        return try check(rc, db: db, sql: sql)
+    }
 
     // MARK: Binding
 
     /// The corresponding SQLite calls are `sqlite3_bind_int64` and `sqlite3_bind_null`.
     func bind(_ value: Int64?, at index: Int32) throws(SQLiteError) {
         guard let value else { return try bindNull(at: index) }
-        try check(sqlite3_bind_int64(handle, index, value), db: db, sql: sql)
+        try checked(sqlite3_bind_int64(handle, index, value))
     }
 
     /// The corresponding SQLite calls are `sqlite3_bind_double` and `sqlite3_bind_null`.
     func bind(_ value: Double?, at index: Int32) throws(SQLiteError) {
         guard let value else { return try bindNull(at: index) }
-        try check(sqlite3_bind_double(handle, index, value), db: db, sql: sql)
+        try checked(sqlite3_bind_double(handle, index, value))
     }
 
-    /// Binds the string's UTF-8 bytes, copied by SQLite (`SQLITE_TRANSIENT`), with their length,
-    /// so an embedded NUL does not cut the text short.
+    /// Binds the string's UTF-8 bytes with their length, so an embedded NUL does not cut the text
+    /// short. The bytes are copied into the statement's own `TextParameters` and bound without a
+    /// further copy by SQLite (`SQLITE_STATIC`): they stay put until the next `reset()`, which
+    /// unbinds them first.
     ///
     /// The corresponding SQLite calls are `sqlite3_bind_text64` and `sqlite3_bind_null`.
     func bind(_ value: String?, at index: Int32) throws(SQLiteError) {
         guard var value else { return try bindNull(at: index) }
         let rc = value.withUTF8 { bytes -> Int32 in
-            // An empty buffer may have no base address, and a NULL pointer would bind NULL, not ''.
-            guard let start = bytes.baseAddress, !bytes.isEmpty else {
-                return sqlite3_bind_text64(handle, index, "", 0, csqlite_transient(), UInt8(SQLITE_UTF8))
-            }
-            return start.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-                sqlite3_bind_text64(
-                    handle, index, $0, sqlite3_uint64(bytes.count), csqlite_transient(), UInt8(SQLITE_UTF8))
-            }
+            let kept = texts.keep(bytes)
+            return sqlite3_bind_text64(handle, index, kept, sqlite3_uint64(bytes.count), nil, UInt8(SQLITE_UTF8))
         }
-        try check(rc, db: db, sql: sql)
+        try checked(rc)
     }
 
     /// The corresponding SQLite call is `sqlite3_bind_null`.
     func bindNull(at index: Int32) throws(SQLiteError) {
-        try check(sqlite3_bind_null(handle, index), db: db, sql: sql)
+        try checked(sqlite3_bind_null(handle, index))
     }
 
     func bind(_ value: SQLiteValue, at index: Int32) throws(SQLiteError) {
@@ -99,7 +107,7 @@ final class Statement {
     /// lock (up to the connection's busy timeout).
     @discardableResult
     func step() throws(SQLiteError) -> Bool {
-        try check(sqlite3_step(handle), db: db, sql: sql) == SQLITE_ROW
+        try checked(sqlite3_step(handle)) == SQLITE_ROW
     }
 
     /// Readies the statement for another run and clears its bindings.
@@ -111,6 +119,8 @@ final class Statement {
     func reset() {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
+        // Nothing points into the bound texts any more.
+        texts.reuse()
     }
 
     /// Runs `body` on a freshly reset statement and resets it again afterwards, whatever happens.
@@ -122,8 +132,11 @@ final class Statement {
     }
 
     /// Steps through every row, decoding each with `decode`.
-    func rows<T>(_ decode: (Statement) throws(SQLiteError) -> T) throws(SQLiteError) -> [T] {
+    func rows<T>(
+        reservingCapacity capacity: Int = 0, _ decode: (Statement) throws(SQLiteError) -> T
+    ) throws(SQLiteError) -> [T] {
         var result: [T] = []
+        result.reserveCapacity(capacity)
         while try step() { result.append(try decode(self)) }
         return result
     }
@@ -147,9 +160,17 @@ final class Statement {
     ///
     /// The corresponding SQLite calls are `sqlite3_column_text` and `sqlite3_column_bytes`.
     func text(at index: Int32) -> String? {
+        textBytes(at: index).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The column's text as SQLite holds it, `nil` when NULL (never for ''): valid only until the
+    /// next step, reset or read of the same column as another type. Not checked as UTF-8.
+    ///
+    /// The corresponding SQLite calls are `sqlite3_column_text` and `sqlite3_column_bytes`, in the
+    /// order SQLite documents for them.
+    func textBytes(at index: Int32) -> UnsafeBufferPointer<UInt8>? {
         guard let bytes = sqlite3_column_text(handle, index) else { return nil }
-        let count = Int(sqlite3_column_bytes(handle, index))
-        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+        return UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, index)))
     }
 
     /// A NOT NULL text column; a NULL there means the file was altered behind SQLite's back.
@@ -158,5 +179,74 @@ final class Statement {
             throw SQLiteError(code: .corrupt, message: "NULL in NOT NULL column \(column)", sql: sql)
         }
         return value
+    }
+}
+
+/// The bytes of a statement's bound text parameters, in one buffer reused from run to run.
+///
+/// Binding with `SQLITE_TRANSIENT` made SQLite allocate, copy and free every string of every row
+/// (a track change binds about twenty; allocation was an eighth of the store thread's work,
+/// callgrind). Here they are copied once into a buffer that lives as long as the statement, and
+/// bound `SQLITE_STATIC`. A text bound earlier must stay where it is until the reset, so a text that
+/// does not fit goes to an allocation of its own instead of growing the buffer under it; `reuse`
+/// then frees those and grows the buffer to what the run needed (up to a bound), so the next run fits.
+///
+/// Not `Sendable`: it belongs to its statement, which belongs to one thread.
+final class TextParameters {
+    private var buffer: UnsafeMutableRawPointer
+    private var capacity: Int
+    private var used = 0
+    /// Texts that did not fit since the last `reuse`, and their total size.
+    private var overflow: [UnsafeMutableRawPointer] = []
+    private var overflowBytes = 0
+
+    static let initialCapacity = 256
+    /// The buffer grows no further: a run with larger texts (rare; assets are bounded) allocates
+    /// its excess each time rather than holding on to it.
+    static let maximumCapacity = 16 << 10
+
+    init() {
+        capacity = Self.initialCapacity
+        buffer = .allocate(byteCount: capacity, alignment: 1)
+    }
+
+    deinit {
+        for chunk in overflow { chunk.deallocate() }
+        buffer.deallocate()
+    }
+
+    /// A copy of `bytes` that stays valid until `reuse()`; never a null pointer, even for no bytes
+    /// (SQLite would bind NULL instead of '').
+    func keep(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafePointer<CChar> {
+        let count = bytes.count
+        let destination: UnsafeMutableRawPointer
+        if count <= capacity - used {
+            destination = buffer + used
+            used += count
+        } else {
+            destination = .allocate(byteCount: count, alignment: 1)
+            overflow.append(destination)
+            overflowBytes += count
+        }
+        if let source = bytes.baseAddress, count > 0 {
+            destination.copyMemory(from: source, byteCount: count)
+        }
+        return UnsafePointer(destination.assumingMemoryBound(to: CChar.self))
+    }
+
+    /// Forgets every text kept so far: call only once nothing is bound to them.
+    func reuse() {
+        if !overflow.isEmpty {
+            let needed = used + overflowBytes
+            for chunk in overflow { chunk.deallocate() }
+            overflow.removeAll()
+            overflowBytes = 0
+            if needed > capacity, capacity < Self.maximumCapacity {
+                buffer.deallocate()
+                capacity = min(max(needed, capacity * 2), Self.maximumCapacity)
+                buffer = .allocate(byteCount: capacity, alignment: 1)
+            }
+        }
+        used = 0
     }
 }

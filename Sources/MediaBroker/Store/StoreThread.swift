@@ -37,7 +37,10 @@ final class StoreThread: @unchecked Sendable {
 
     struct Outcome {
         var failed: Bool
-        var finish: () -> Void
+        /// Runs the completion once the job's transaction has ended: given `nil` when the job's
+        /// writes were committed (or it wrote nothing), or the error that lost them when its own
+        /// work succeeded but the commit failed.
+        var finish: (StoreError?) -> Void
     }
 
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
