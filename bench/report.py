@@ -76,6 +76,8 @@ FLOORS = [
     ("query_1m", "reply_bytes", "broker", "query_1m reply_bytes (mean)", "page-copy", "C page service"),
     ("query_1m", "demarshal_us", "page", "floor: demarshal one reply µs", None, None),
     ("query_1m", "build_us", "page", "floor: build one reply µs", None, None),
+    ("ingest", "commit_cpu_us", "durable-full", "floor: a change committed alone in C (FULL) cpu µs", None, None),
+    ("ingest", "commit_cpu_us", "durable-normal", "floor: the same, synchronous=NORMAL, cpu µs", None, None),
     ("cli", "wall_ms", "broker", "cli wall_ms vs floor", "c-client", "C client (same call)"),
     ("cli", "wall_ms", "c-client", "floor: C client wall_ms", "dbus-send", "dbus-send (Ping)"),
 ]
