@@ -40,6 +40,12 @@ public struct ArgumentWriter: ~Copyable {
     /// Appends one `a{sv}` whose entries `body` adds.
     public mutating func appendVardict(_ body: (inout VardictWriter) -> Void) {
         guard !failed else { return }
+        writeVardict(body)
+        written += "a{sv}"
+    }
+
+    /// The `a{sv}` itself, without noting it in `written` (an element of `aa{sv}` is not an argument).
+    private mutating func writeVardict(_ body: (inout VardictWriter) -> Void) {
         var dictionary = VardictWriter()
         guard open(cdbus_type_array, "{sv}", &iterator, &dictionary.iterator) else {
             failed = true
@@ -47,7 +53,6 @@ public struct ArgumentWriter: ~Copyable {
         }
         body(&dictionary)
         if !close(&iterator, &dictionary.iterator, abandoning: dictionary.failed) { failed = true }
-        written += "a{sv}"
     }
 
     /// Appends one `aa{sv}`: an `a{sv}` for each element of `items`, whose entries `body` adds.
@@ -59,7 +64,7 @@ public struct ArgumentWriter: ~Copyable {
             return
         }
         for item in items where !array.failed {
-            array.appendVardict { body(item, &$0) }
+            array.writeVardict { body(item, &$0) }
         }
         if !close(&iterator, &array.iterator, abandoning: array.failed) { failed = true }
         written += "aa{sv}"

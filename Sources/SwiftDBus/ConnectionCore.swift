@@ -135,7 +135,12 @@ final class ConnectionCore: @unchecked Sendable {
         case .signal:
             for entry in handlers { entry.receive(message) }
         case .methodCall:
-            if let answer = objects.handle(message, connection: self) { send(answer) }
+            let promised = objects.takeIfPromised(message)
+            if promised.taken {
+                if let refusal = promised.refusal { send(refusal) }
+            } else if let answer = objects.handle(message, connection: self) {
+                send(answer)
+            }
         default:
             break
         }

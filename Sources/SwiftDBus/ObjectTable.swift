@@ -27,19 +27,23 @@ struct ObjectTable {
         objects[path] = nil
     }
 
-    /// Answers a method call: an immediate answer to send, or `nil` when a handler took it over,
-    /// the call is held for an object still to come, or the caller wants no reply.
-    mutating func handle(_ call: BusMessage, connection core: ConnectionCore) -> Outgoing? {
-        let address = ReplyAddress(serial: call.serial, sender: call.sender)
-        if let path = call.path, let waiting = held[path], !Self.isPeer(call) {
-            guard waiting.count < Self.heldCallLimit else {
-                return call.expectsReply
-                    ? .error(address, BusError(.limitsExceeded, "\(path) is still starting; try again"))
-                    : nil
-            }
-            held[path, default: []].append(call)
-            return nil
+    /// Keeps `call` when it is for a promised path (see `hold(callsFor:)`): `taken` then, with the
+    /// error to send when the queue is full. Kept apart from `handle`, which must not hold the table
+    /// exclusively while handlers run.
+    mutating func takeIfPromised(_ call: BusMessage) -> (taken: Bool, refusal: Outgoing?) {
+        guard let path = call.path, let count = held[path]?.count, !Self.isPeer(call) else { return (false, nil) }
+        guard count < Self.heldCallLimit else {
+            let address = ReplyAddress(serial: call.serial, sender: call.sender)
+            return (true, call.expectsReply ? .error(address, BusError(.limitsExceeded, "\(path) is still starting; try again")) : nil)
         }
+        held[path]?.append(call)
+        return (true, nil)
+    }
+
+    /// Answers a method call: an immediate answer to send, or `nil` when a handler took it over or
+    /// the caller wants no reply.
+    func handle(_ call: BusMessage, connection core: ConnectionCore) -> Outgoing? {
+        let address = ReplyAddress(serial: call.serial, sender: call.sender)
         let answer = dispatch(call, core: core)
         guard call.expectsReply, let answer else { return nil }
         switch answer {

@@ -154,6 +154,39 @@ struct HistoryStoreGroupCommitTests {
         #expect(runs.withLock { $0 } == 2)
     }
 
+    /// When the group's transaction cannot begin, its writes are answered with that error and never
+    /// run: run without their transaction they would not be atomic, and beginning again for each
+    /// would wait out the same lock once more per write.
+    @Test func whenTheTransactionCannotBeginEveryWriteIsAnsweredUnrun() async throws {
+        let store = try HistoryStore.inMemory()
+        // A job that runs outside group commit leaves a transaction open: the next BEGIN fails at once.
+        let opened = Locked<Bool?>(nil)
+        store.perform({ database throws(StoreError) in
+            try database.sql { () throws(SQLiteError) in try database.connection.execute("BEGIN") }
+        }, completion: { result in opened.withLock { $0 = (try? result.get()) != nil } })
+        let runs = Locked(0)
+        let answers = Locked<[String]>([])
+        store.together {
+            for name in ["first", "second"] {
+                store.write({ database throws(SQLiteError) -> Void in
+                    runs.withLock { $0 += 1 }
+                    try database.connection.execute("INSERT INTO settings(key, value) VALUES('\(name)', 'x')")
+                }, done: { result in
+                    answers.withLock { $0.append((try? result.get()) != nil ? "\(name) stored" : "\(name) refused") }
+                })
+            }
+        }
+        let closed = Locked<Bool?>(nil)
+        store.perform({ database throws(StoreError) in
+            try database.sql { () throws(SQLiteError) in try database.connection.execute("ROLLBACK") }
+        }, completion: { result in closed.withLock { $0 = (try? result.get()) != nil } })
+        try waitUntil("the rollback ran") { closed.withLock { $0 } != nil }
+        #expect(opened.withLock { $0 } == true)
+        #expect(answers.withLock { $0 } == ["first refused", "second refused"])
+        #expect(runs.withLock { $0 } == 0)
+        #expect(try await store.setting("first") == nil)
+    }
+
     @Test func aReadEndsTheGroupAndSeesTheWritesBeforeIt() async throws {
         let store = try HistoryStore.inMemory()
         let read = Locked<Int?>(nil)

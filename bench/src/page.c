@@ -124,16 +124,15 @@ static int mode_build = 0;
 static DBusHandlerResult on_message(DBusConnection *c, DBusMessage *m, void *data) {
     (void)data;
     if (!dbus_message_is_method_call(m, BROKER, "RecentMedia")) return DBUS_HANDLER_RESULT_NOT_YET_HANDLED;
-    DBusMessage *reply;
+    DBusMessage *reply = mode_build ? dbus_message_new_method_return(m) : dbus_message_copy(template_reply);
+    if (!reply) { fprintf(stderr, "page: out of memory\n"); exit(1); }
     if (mode_build) {
-        reply = dbus_message_new_method_return(m);
         fill(reply);
     } else {
-        reply = dbus_message_copy(template_reply);
         dbus_message_set_reply_serial(reply, dbus_message_get_serial(m));
         dbus_message_set_destination(reply, dbus_message_get_sender(m));
     }
-    if (!reply || !dbus_connection_send(c, reply, NULL)) { fprintf(stderr, "page: out of memory\n"); exit(1); }
+    if (!dbus_connection_send(c, reply, NULL)) { fprintf(stderr, "page: out of memory\n"); exit(1); }
     dbus_message_unref(reply);
     return DBUS_HANDLER_RESULT_HANDLED;
 }

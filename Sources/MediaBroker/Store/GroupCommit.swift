@@ -7,9 +7,11 @@
 /// on disk — the same promise as one transaction per write. A write queued alone gets a transaction
 /// of its own the same way, so every write is atomic however many statements it runs.
 ///
-/// The transaction is all or nothing (`SQLiteDatabase.beginAllOrNothing`): when a write of the group
-/// fails — or `BEGIN` or `COMMIT` does, or SQLite rolled the transaction back itself (`SQLITE_FULL`,
-/// `SQLITE_IOERR` and others) — nothing of it is kept, and each write of the group runs again alone,
+/// When `BEGIN` fails (another process holds the write lock past the busy timeout, a read-only
+/// file), every write of the group is answered with that error unrun. The transaction is all or
+/// nothing (`SQLiteDatabase.beginAllOrNothing`): when a write of the group fails — or `COMMIT`
+/// does, or SQLite rolled the transaction back itself (`SQLITE_FULL`, `SQLITE_IOERR` and others)
+/// — nothing of it is kept, and each write of the group runs again alone,
 /// in its own transaction, as if there were no grouping: every completion then tells its own write's
 /// fate. A failure so costs one commit per write of its group. Undoing a failing write alone would
 /// take a savepoint around every write, and savepoints cost a quarter of the store thread's work on a
@@ -47,10 +49,14 @@ struct GroupCommit {
     /// Runs `group` in one transaction and then its completions; each write alone if that fails.
     private func commit(_ group: ArraySlice<StoreThread.Job>) {
         let connection = database.connection
-        guard (try? connection.beginAllOrNothing()) != nil else {
-            if group.count > 1 { return runEachAlone(group) }
-            // Alone, a write runs as it is: it begins its own transaction, or its error says why not.
-            for job in group { job.run(database).finish(nil) }
+        do throws(SQLiteError) {
+            try connection.beginAllOrNothing()
+        } catch {
+            // Nothing ran, so nothing is lost by answering now; beginning again for each write
+            // would only wait out the same lock (the busy timeout) once more per write, and running
+            // a write without its transaction would give up its atomicity.
+            let failure = StoreError(error, path: database.path)
+            for job in group { job.fail(failure) }
             return
         }
         var finishes: [(StoreError?) -> Void] = []

@@ -66,11 +66,11 @@ public final class HistoryStore: Sendable {
         _ work: @escaping @Sendable (HistoryDatabase) throws(StoreError) -> T,
         completion: @escaping @Sendable (Result<T, StoreError>) -> Void
     ) {
-        let accepted = thread.submit(StoreThread.Job(kind: kind) { database in
+        let accepted = thread.submit(StoreThread.Job(kind: kind, run: { database in
             let result = Result { () throws(StoreError) in try work(database) }
             let failed = if case .failure = result { true } else { false }
             return StoreThread.Outcome(failed: failed) { lost in completion(lost.map { .failure($0) } ?? result) }
-        })
+        }, fail: { error in completion(.failure(error)) }))
         if !accepted { completion(.failure(.closed)) }
     }
 

@@ -124,12 +124,10 @@ final class SQLiteDatabase {
     ///
     /// Outside a transaction this is one: `BEGIN IMMEDIATE` takes the write lock at once, so it
     /// cannot fail half-way with `SQLITE_BUSY` because another process started writing after it
-    /// read. Inside one (the store's group commit) it is a savepoint: `body` is undone alone on
-    /// failure, and becomes durable with the enclosing transaction.
-    ///
-    /// Inside a transaction begun with `beginAllOrNothing`, whose owner undoes all of it when any
-    /// part fails, no savepoint is needed: `body` simply runs, and a failure is recorded in
-    /// `allOrNothingFailure` for that owner (even if the caller catches it).
+    /// read. Inside a transaction begun with `beginAllOrNothing` (the store's group commit), whose
+    /// owner undoes all of it when any part fails, `body` simply runs, and a failure is recorded in
+    /// `allOrNothingFailure` for that owner (even if the caller catches it). Inside any other open
+    /// transaction it is a misuse: nothing would undo `body` alone, and nothing would commit it.
     func transaction<T>(_ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
         if allOrNothing, isInTransaction {
             do {
@@ -139,20 +137,8 @@ final class SQLiteDatabase {
                 throw error
             }
         }
-        if isInTransaction {
-            try savepoint()
-            do {
-                let result = try body()
-                try releaseSavepoint()
-                return result
-            } catch {
-                // Undone alone, unless SQLite already rolled back the whole transaction.
-                if isInTransaction {
-                    try? rollBackToSavepoint()
-                    try? releaseSavepoint()
-                }
-                throw error
-            }
+        guard !isInTransaction else {
+            throw SQLiteError(code: .misuse, message: "a transaction inside a transaction its owner does not undo whole")
         }
         try begin()
         do {
@@ -202,18 +188,6 @@ final class SQLiteDatabase {
     /// The corresponding SQLite statement is `COMMIT`; with `synchronous=FULL` it returns once the
     /// WAL is synced.
     func commit() throws(SQLiteError) { try run(.commit) }
-
-    /// Savepoints share one name: `RELEASE` and `ROLLBACK TO` act on the innermost one of that
-    /// name, so they nest. The corresponding SQLite statement is `SAVEPOINT`.
-    func savepoint() throws(SQLiteError) { try run(.savepoint) }
-
-    /// Merges the innermost savepoint into what encloses it. The corresponding SQLite statement is
-    /// `RELEASE`.
-    func releaseSavepoint() throws(SQLiteError) { try run(.release) }
-
-    /// Undoes everything since the innermost savepoint, which stays open. The corresponding SQLite
-    /// statement is `ROLLBACK TO`.
-    func rollBackToSavepoint() throws(SQLiteError) { try run(.rollBackTo) }
 
     private func run(_ key: StatementKey) throws(SQLiteError) {
         try statement(key).use { statement throws(SQLiteError) in try statement.step() }
@@ -298,8 +272,4 @@ final class StatementKey: Sendable {
 
     static let begin = StatementKey("BEGIN IMMEDIATE")
     static let commit = StatementKey("COMMIT")
-    // Savepoints share one name: `RELEASE` and `ROLLBACK TO` act on the innermost one of that name.
-    static let savepoint = StatementKey("SAVEPOINT step")
-    static let release = StatementKey("RELEASE step")
-    static let rollBackTo = StatementKey("ROLLBACK TO step")
 }

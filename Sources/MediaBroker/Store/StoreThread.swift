@@ -33,6 +33,8 @@ final class StoreThread: @unchecked Sendable {
         /// Set on every job of a `together` unit after its first, so a transaction never ends inside it.
         var continuesUnit = false
         let run: @Sendable (HistoryDatabase) -> Outcome
+        /// Answers the job with `error` without running it: its transaction could not even begin.
+        let fail: @Sendable (StoreError) -> Void
     }
 
     struct Outcome {
