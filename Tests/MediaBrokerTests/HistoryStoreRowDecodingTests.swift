@@ -81,3 +81,11 @@ struct HistoryStoreRowDecodingTests {
         }
     }
 }
+
+extension AssetColumns {
+    /// The artists column's decoding, from a stored value given as a string.
+    static func decodeArtists(_ stored: String?) -> [String] {
+        guard var stored else { return [] }
+        return stored.withUTF8 { decodeArtists($0) }
+    }
+}

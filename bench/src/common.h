@@ -4,6 +4,7 @@
 #define BENCH_COMMON_H
 #define _GNU_SOURCE
 #include <dbus/dbus.h>
+#include "../../scripts/lib/reliability/sv_entry.h"
 #include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -80,14 +81,8 @@ static inline void own_name(DBusConnection *c, const char *name) {
 /* Appends {key: <value>} to an open a{sv}; `value` points at the value as
  * dbus_message_iter_append_basic takes it (a `const char **` for strings). */
 static inline void dict_entry(DBusMessageIter *dict, const char *key, int type, const void *value) {
-    DBusMessageIter entry, variant;
     char sig[2] = {(char)type, 0};
-    dbus_message_iter_open_container(dict, DBUS_TYPE_DICT_ENTRY, NULL, &entry);
-    dbus_message_iter_append_basic(&entry, DBUS_TYPE_STRING, &key);
-    dbus_message_iter_open_container(&entry, DBUS_TYPE_VARIANT, sig, &variant);
-    dbus_message_iter_append_basic(&variant, type, value);
-    dbus_message_iter_close_container(&entry, &variant);
-    dbus_message_iter_close_container(dict, &entry);
+    entry_basic(dict, key, type, sig, value);
 }
 
 static inline int compare_i64(const void *a, const void *b) {

@@ -50,9 +50,7 @@ extension TrackMetadata {
     /// - `mediabroker:exclude` excludes unless it reads as false (see ``excludeFlag(_:)``);
     /// - variants are unwrapped at any depth.
     public static func decode(_ map: [String: DBusValue]) -> TrackMetadata {
-        var values = KeyValues()
-        for slot in KeyValues.Slot.allCases { values[slot] = map[KeyValues.name(slot)] }
-        return decode(values)
+        decode(.vardict(map))
     }
 
     private static func decode(_ values: KeyValues) -> TrackMetadata {
@@ -70,7 +68,7 @@ extension TrackMetadata {
 
     /// The values of the keys read (``Key``), each absent until found.
     private struct KeyValues {
-        enum Slot: CaseIterable {
+        enum Slot {
             case trackID, length, title, artist, album, albumArtist, genre, url, exclude
         }
 
@@ -102,20 +100,6 @@ extension TrackMetadata {
                 case .url: url = newValue
                 case .exclude: exclude = newValue
                 }
-            }
-        }
-
-        static func name(_ slot: Slot) -> String {
-            switch slot {
-            case .trackID: Key.trackID
-            case .length: Key.length
-            case .title: Key.title
-            case .artist: Key.artist
-            case .album: Key.album
-            case .albumArtist: Key.albumArtist
-            case .genre: Key.genre
-            case .url: Key.url
-            case .exclude: Key.exclude
             }
         }
 

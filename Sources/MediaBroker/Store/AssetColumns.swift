@@ -49,13 +49,13 @@ enum AssetColumns {
 
         /// Reads an asset from columns `first`, `first + 1`, … in `names` order.
         mutating func read(_ statement: Statement, id: Int64?, from first: Int32) throws(SQLiteError) -> MediaAsset {
-            guard let title = statement.text(at: first + 4) else { throw missing("title", in: statement) }
-            guard let appIDBytes = statement.textBytes(at: first + 7) else { throw missing("app_id", in: statement) }
+            guard let title = statement.text(at: first + 4) else { throw statement.nullInNotNullColumn("title") }
+            guard let appIDBytes = statement.textBytes(at: first + 7) else { throw statement.nullInNotNullColumn("app_id") }
             let appID = appID.string(appIDBytes)
             let appName = statement.textBytes(at: first + 8).flatMap { self.appName.nonEmptyString($0) }
             let appIcon = statement.textBytes(at: first + 9).flatMap { self.appIcon.nonEmptyString($0) }
             let kind = statement.textBytes(at: first + 10).flatMap { self.kind.nonEmptyString($0) }
-            guard let sourceBytes = statement.textBytes(at: first + 11) else { throw missing("source", in: statement) }
+            guard let sourceBytes = statement.textBytes(at: first + 11) else { throw statement.nullInNotNullColumn("source") }
             let source = self.source.string(sourceBytes)
             return MediaAsset(
                 id: id,
@@ -78,9 +78,6 @@ enum AssetColumns {
             try read(statement, id: statement.int64(at: 0), from: 1)
         }
 
-        private func missing(_ column: String, in statement: Statement) -> SQLiteError {
-            SQLiteError(code: .corrupt, message: "NULL in NOT NULL column \(column)", sql: statement.sql)
-        }
     }
 
     /// The last string one column gave, to share with the next row when its bytes are the same.
@@ -133,11 +130,6 @@ enum AssetColumns {
 
     private static func hasControlCharacter(_ text: String) -> Bool {
         text.utf8.withContiguousStorageIfAvailable { $0.contains { $0 < 0x20 } } ?? text.utf8.contains { $0 < 0x20 }
-    }
-
-    static func decodeArtists(_ stored: String?) -> [String] {
-        guard var stored else { return [] }
-        return stored.withUTF8 { decodeArtists($0) }
     }
 
     /// Artists from the stored bytes: split on the separator's byte, not on characters (grapheme

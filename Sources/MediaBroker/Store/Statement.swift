@@ -175,10 +175,13 @@ final class Statement {
 
     /// A NOT NULL text column; a NULL there means the file was altered behind SQLite's back.
     func requiredText(at index: Int32, column: String) throws(SQLiteError) -> String {
-        guard let value = text(at: index) else {
-            throw SQLiteError(code: .corrupt, message: "NULL in NOT NULL column \(column)", sql: sql)
-        }
+        guard let value = text(at: index) else { throw nullInNotNullColumn(column) }
         return value
+    }
+
+    /// The error for a NULL read from a NOT NULL column.
+    func nullInNotNullColumn(_ column: String) -> SQLiteError {
+        SQLiteError(code: .corrupt, message: "NULL in NOT NULL column \(column)", sql: sql)
     }
 }
 

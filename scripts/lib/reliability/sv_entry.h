@@ -1,5 +1,6 @@
 /* One `{sv}` dictionary entry holding a basic value, for the C programs that build MPRIS values
- * with libdbus: mbload (scripts/reliability's load generator) and Fuzz/wireseeds.c. */
+ * with libdbus: mbload (scripts/reliability's load generator), Fuzz/wireseeds.c and bench/src (through
+ * common.h's dict_entry). */
 #ifndef MB_SV_ENTRY_H
 #define MB_SV_ENTRY_H
 #include <dbus/dbus.h>
