@@ -48,7 +48,10 @@ static void properties(DBusMessageIter *dict, const char *interface) {
     } else if (strcmp(interface, "org.mpris.MediaPlayer2.Player") == 0) {
         dbus_bool_t yes = TRUE;
         dict_entry(dict, "PlaybackStatus", DBUS_TYPE_STRING, &status);
+        /* playerctl reads these from GetAll and skips a player that cannot play or pause. */
         dict_entry(dict, "CanControl", DBUS_TYPE_BOOLEAN, &yes);
+        dict_entry(dict, "CanPlay", DBUS_TYPE_BOOLEAN, &yes);
+        dict_entry(dict, "CanPause", DBUS_TYPE_BOOLEAN, &yes);
         entry_metadata(dict);
     }
 }
