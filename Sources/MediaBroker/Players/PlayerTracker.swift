@@ -449,8 +449,8 @@ public final class PlayerTracker: @unchecked Sendable {
         forgetLastSignal(of: player)
         let effects = player.listening.handle(event, at: now())
         // One event's store work (a track change finishes a listen and opens the next) is one unit:
-        // one transaction, one fsync.
-        store.together { for effect in effects { perform(effect, for: player) } }
+        // one transaction, one fsync — shared with the next events' when a player floods them.
+        store.together(.noOneWaits) { for effect in effects { perform(effect, for: player) } }
         scheduleDeadline(for: player)
     }
 

@@ -28,7 +28,10 @@ struct GroupCommit {
     /// and how far one commit grows the WAL, while 256 already spread the cost of an `fsync` thin.
     static let maximumGroup = 256
 
-    func run(_ batch: [StoreThread.Job]) {
+    /// Returns whether any write was committed (or tried to be).
+    @discardableResult
+    func run(_ batch: [StoreThread.Job]) -> Bool {
+        var wrote = false
         var start = batch.startIndex
         while start < batch.endIndex {
             guard batch[start].kind == .write else {
@@ -42,8 +45,10 @@ struct GroupCommit {
                 end += 1
             }
             commit(batch[start..<end])
+            wrote = true
             start = end
         }
+        return wrote
     }
 
     /// Runs `group` in one transaction and then its completions; each write alone if that fails.

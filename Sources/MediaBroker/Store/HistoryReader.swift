@@ -43,7 +43,7 @@ final class HistoryReader {
         deadline.initialize(to: .max)
         connection.setProgressHandler(every: Self.progressSteps, context: UnsafeMutableRawPointer(deadline)) { context in
             guard let context else { return 0 }
-            return monotonicMicroseconds() > context.load(as: Int64.self) ? 1 : 0
+            return MonotonicClock.microseconds > context.load(as: Int64.self) ? 1 : 0
         }
     }
 
@@ -63,7 +63,7 @@ final class HistoryReader {
 
     /// Runs `query`, interrupting it once it has taken `budget`.
     func recent(_ query: RecentQuery, budget: Microseconds) -> Answer {
-        deadline.pointee = monotonicMicroseconds() + budget
+        deadline.pointee = MonotonicClock.microseconds + budget
         defer { deadline.pointee = .max }
         do throws(SQLiteError) {
             guard let assets = try connection.recentAssets(query) else { return .unknownCursor }
@@ -72,11 +72,4 @@ final class HistoryReader {
             return .notHere(error)
         }
     }
-}
-
-/// The monotonic clock in microseconds. The corresponding C call is `clock_gettime(CLOCK_MONOTONIC)`.
-private func monotonicMicroseconds() -> Int64 {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000
 }

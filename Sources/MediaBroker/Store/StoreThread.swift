@@ -32,6 +32,9 @@ final class StoreThread: @unchecked Sendable {
         let kind: Kind
         /// Set on every job of a `together` unit after its first, so a transaction never ends inside it.
         var continuesUnit = false
+        /// No caller waits on this write's completion (a unit queued with `.noOneWaits`): it may wait
+        /// out a commit window (see `runJobs`).
+        var mayWait = false
         let run: @Sendable (HistoryDatabase) -> Outcome
         /// Answers the job with `error` without running it: its transaction could not even begin.
         let fail: @Sendable (StoreError) -> Void
@@ -52,6 +55,10 @@ final class StoreThread: @unchecked Sendable {
     private let closed: UnsafeMutablePointer<pthread_cond_t>
 
     private var jobs: [Job] = []
+    /// How many of `jobs` someone waits on (`mayWait == false`): any one of them ends a commit window.
+    private var jobsSomeoneWaitsOn = 0
+    /// The store thread is waiting out a commit window: a job someone waits on must wake it.
+    private var inCommitWindow = false
     private var accepting = true
     private var finished = false
     private var worker: pthread_t?
@@ -68,16 +75,26 @@ final class StoreThread: @unchecked Sendable {
         }
     }
 
+    /// How long after a commit writes no one waits on gather before the next one (see `runJobs`).
+    private let commitWindow: Duration
+
     /// Starts the thread, which takes over `database`: the caller must not use it afterwards.
     ///
     /// The corresponding C calls are `pthread_create` and `pthread_detach` (a detached thread, because
     /// a store dropped from its own thread could never join itself).
-    init(database: HistoryDatabase) throws(StoreError) {
+    init(database: HistoryDatabase, commitWindow: Duration) throws(StoreError) {
+        self.commitWindow = commitWindow
         mutex = .allocate(capacity: 1)
         workAvailable = .allocate(capacity: 1)
         closed = .allocate(capacity: 1)
         pthread_mutex_init(mutex, nil)
-        pthread_cond_init(workAvailable, nil)
+        // Commit windows are timed waits on `workAvailable`: measured on the monotonic clock, so
+        // setting the wall clock neither stretches nor skips one.
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        pthread_condattr_setclock(&attributes, clockid_t(CLOCK_MONOTONIC))
+        pthread_cond_init(workAvailable, &attributes)
+        pthread_condattr_destroy(&attributes)
         pthread_cond_init(closed, nil)
         let start = Unmanaged.passRetained(Start(thread: self, database: database))
         var thread = pthread_t()
@@ -129,6 +146,17 @@ final class StoreThread: @unchecked Sendable {
     /// Takes the whole queue at each wake-up and runs it without the lock, so submitting never waits
     /// for a job to finish.
     ///
+    /// **Commit windows.** A commit costs an `fsync`, tens to hundreds of microseconds of CPU however
+    /// few rows it carries. A player flooding track changes (quirk 8; bench/run's ingest floods one
+    /// every ~0.6 ms) would otherwise pay one per change: each arrives alone, just after the previous
+    /// commit ended. So when every queued job is a write no one waits on (`Job.mayWait`: a player's
+    /// listens, announced with `MediaAdded` only once stored) and the last commit ended less than
+    /// `commitWindow` ago, the thread waits until the window closes, gathering what arrives meanwhile
+    /// into one transaction. A write someone waits on (a `Donate` caller's reply), a read, a full
+    /// group or a shutdown ends the wait at once; a write after a quiet spell commits at once.
+    /// Nothing is acknowledged earlier than before — completions still follow the commit — so
+    /// nothing acknowledged can be lost; a listen's `MediaAdded` comes at most one window later.
+    ///
     /// When a backlog of at least `trimAfterBacklog` jobs has drained, the heap is trimmed before the
     /// thread sleeps: a burst of jobs (a player flooding track changes, a large purge) grows glibc's
     /// heap by the queued closures and assets, and glibc keeps that memory when they are freed —
@@ -138,6 +166,8 @@ final class StoreThread: @unchecked Sendable {
     private func runJobs(_ database: HistoryDatabase) {
         var batch: [Job] = []
         var drained = 0
+        /// When the window opened by the last commit closes; `nil` before the first commit.
+        var windowCloses: timespec?
         pthread_mutex_lock(mutex)
         worker = pthread_self()
         while true {
@@ -150,9 +180,12 @@ final class StoreThread: @unchecked Sendable {
             // A unit still being gathered is let in even after a shutdown began: its jobs were accepted.
             while jobs.isEmpty && (accepting || collector != nil) { pthread_cond_wait(workAvailable, mutex) }
             if jobs.isEmpty { break }
+            if var closes = windowCloses { waitOutCommitWindow(until: &closes) }
             swap(&jobs, &batch)
+            jobsSomeoneWaitsOn = 0
             pthread_mutex_unlock(mutex)
-            GroupCommit(database: database).run(batch)
+            let committed = GroupCommit(database: database).run(batch)
+            if committed, commitWindow > .zero { windowCloses = MonotonicClock.now.adding(commitWindow) }
             drained += batch.count
             batch.removeAll(keepingCapacity: true)
             pthread_mutex_lock(mutex)
@@ -163,6 +196,14 @@ final class StoreThread: @unchecked Sendable {
         database.truncateWAL()
     }
 
+    /// With `mutex` held and jobs queued: waits until `closes` while only writes no one waits on are
+    /// queued, the group is not full and the store is open (see `runJobs`).
+    private func waitOutCommitWindow(until closes: inout timespec) {
+        inCommitWindow = true
+        while accepting, jobsSomeoneWaitsOn == 0, jobs.count < GroupCommit.maximumGroup,
+              pthread_cond_timedwait(workAvailable, mutex, &closes) == 0 {}
+        inCommitWindow = false
+    }
     private func markFinished() {
         locked {
             finished = true
@@ -181,18 +222,31 @@ final class StoreThread: @unchecked Sendable {
                 self.collector?.jobs.append(held)
                 return true
             }
-            jobs.append(job)
-            // The thread only waits on an empty queue, so only the first job needs to wake it.
-            if jobs.count == 1 { pthread_cond_signal(workAvailable) }
+            enqueue([job])
             return true
+        }
+    }
+
+    /// With `mutex` held: queues `arriving` and wakes the thread if it sleeps on an empty queue, or
+    /// waits out a commit window that one of them must end.
+    private func enqueue(_ arriving: [Job]) {
+        let wasEmpty = jobs.isEmpty
+        jobs.append(contentsOf: arriving)
+        let someoneWaits = arriving.count { !$0.mayWait }
+        jobsSomeoneWaitsOn += someoneWaits
+        if wasEmpty || (inCommitWindow && (someoneWaits > 0 || jobs.count >= GroupCommit.maximumGroup)) {
+            pthread_cond_signal(workAvailable)
         }
     }
 
     /// Runs `body`, holding back the jobs this thread submits meanwhile and queueing them together
     /// when it returns: one wake-up of the store thread, and one transaction and `fsync` for all
     /// their writes. `body` must not wait for those jobs. Other threads' jobs are not held; inside
-    /// another thread's unit, or nested in its own, `body` simply runs.
-    func together(_ body: () -> Void) {
+    /// another thread's unit, or nested in its own, `body` simply runs (and its jobs take the
+    /// urgency of the unit they join, or their own).
+    ///
+    /// With `.noOneWaits`, the unit's jobs may wait out a commit window (see `runJobs`).
+    func together(_ urgency: CommitUrgency, _ body: () -> Void) {
         let collecting = locked { () -> Bool in
             guard collector == nil, accepting else { return false }
             collector = (pthread_self(), [])
@@ -201,12 +255,13 @@ final class StoreThread: @unchecked Sendable {
         body()
         guard collecting else { return }
         locked {
-            let held = collector?.jobs ?? []
+            var held = collector?.jobs ?? []
             collector = nil
-            let wasEmpty = jobs.isEmpty
-            jobs.append(contentsOf: held)
+            if urgency == .noOneWaits {
+                for index in held.indices { held[index].mayWait = true }
+            }
             // Also when nothing was held: a shutdown meanwhile leaves the thread waiting for this unit.
-            if wasEmpty { pthread_cond_signal(workAvailable) }
+            if held.isEmpty { pthread_cond_signal(workAvailable) } else { enqueue(held) }
         }
     }
 
