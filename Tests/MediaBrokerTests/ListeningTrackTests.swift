@@ -21,6 +21,17 @@ struct ListeningTrackTests {
         #expect(one.key != two.key)
     }
 
+    @Test("a listen's key is its start and the player's listen number, \"<started>-<serial>\", at any value")
+    func listenKeys() {
+        let starts: [Microseconds] = [0, 7, 1_764_455_000_123_456, -1, -1_000_000, .max, .min]
+        let serials: [UInt64] = [0, 1, 10, 99_999, .max]
+        for started in starts {
+            for serial in serials {
+                #expect(PlayerListening.key(started: started, serial: serial) == "\(started)-\(serial)")
+            }
+        }
+    }
+
     @Test("quirk 10: PlaybackStatus not re-sent on a track change — the next track still plays")
     func quirk10StatusNotResent() {
         var player = ScriptedPlayer()

@@ -143,6 +143,20 @@ struct MetadataMeaningTests {
         }
     }
 
+    @Test("a prefix read by bytes answers as hasPrefix does, combining marks and look-alike characters included")
+    func prefixesAsHasPrefix() {
+        let texts = [
+            "spotify:track:1", "spotify:track:", "spotify:trac", "", "spotify:track:\u{301}x", "spotify:track\u{301}:1",
+            "Spotify:track:1", "spotify:tráck:1", "spotify:track:é", "/com/spotify/track/ab", "file:///a", "/", "/\u{301}",
+            "\u{301}/", "spotify:ad:", "spotify;ad:", "spotify\u{37E}ad:",
+        ]
+        for text in texts {
+            for prefix: StaticString in ["spotify:track:", "/com/spotify/track/", "file://", "/", "spotify:ad:"] {
+                #expect(TrackMetadata.starts(text, with: prefix) == text.hasPrefix(prefix.description), "\(text) \(prefix)")
+            }
+        }
+    }
+
     @Test("a URL's file extension: the last path element's, lowercased, 1 to 5 letters or digits, query and fragment ignored")
     func fileExtensions() {
         let cases: [(String, String?)] = [

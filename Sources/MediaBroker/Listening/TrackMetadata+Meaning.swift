@@ -6,8 +6,8 @@ extension TrackMetadata {
     /// Spotify's adverts (quirk 23): a `spotify:ad:` track id, its object-path form
     /// `/com/spotify/ad/…`, or an `open.spotify.com/ad/` URL.
     public var isAdvert: Bool {
-        if let trackID, trackID.hasPrefix("spotify:ad:") || trackID.hasPrefix("/com/spotify/ad/") { return true }
-        if let url, url.hasPrefix("https://open.spotify.com/ad/") || url.hasPrefix("spotify:ad:") { return true }
+        if let trackID, Self.starts(trackID, with: "spotify:ad:") || Self.starts(trackID, with: "/com/spotify/ad/") { return true }
+        if let url, Self.starts(url, with: "https://open.spotify.com/ad/") || Self.starts(url, with: "spotify:ad:") { return true }
         return false
     }
 
@@ -50,14 +50,15 @@ extension TrackMetadata {
             }
         }
         if let trackID {
-            if trackID.hasPrefix("spotify:episode:") || trackID.hasPrefix("/com/spotify/episode/") { return .podcast }
-            if trackID.hasPrefix("spotify:track:") || trackID.hasPrefix("/com/spotify/track/") { return .music }
+            if Self.starts(trackID, with: "spotify:episode:") || Self.starts(trackID, with: "/com/spotify/episode/") { return .podcast }
+            if Self.starts(trackID, with: "spotify:track:") || Self.starts(trackID, with: "/com/spotify/track/") { return .music }
         }
         if let url {
-            if url.hasPrefix("spotify:episode:") { return .podcast }
-            if url.hasPrefix("spotify:track:") { return .music }
-            if let fileExtension = Self.fileExtension(of: url) {
-                if fileExtension == "m4b" { return .audiobook }
+            if Self.starts(url, with: "spotify:episode:") { return .podcast }
+            if Self.starts(url, with: "spotify:track:") { return .music }
+            let fileExtension = Self.packedExtension(of: url)
+            if fileExtension != 0 {
+                if fileExtension == Self.audiobookExtension { return .audiobook }
                 if Self.videoExtensions.contains(fileExtension) { return .video }
                 if Self.audioExtensions.contains(fileExtension) && Self.isLocal(url) { return .music }
             }
@@ -65,26 +66,61 @@ extension TrackMetadata {
         return nil
     }
 
-    static let videoExtensions: Set<String> = [
+    /// The extensions as ``packedExtension(of:)`` gives them: a few integer comparisons instead of
+    /// hashing a new string into a `Set` for every asset built (callgrind, bench track changes).
+    static let audiobookExtension = packed("m4b")
+    static let videoExtensions: [UInt64] = [
         "mkv", "mp4", "m4v", "avi", "mov", "wmv", "flv", "mpg", "mpeg", "ogv", "m2ts", "mts", "3gp",
-    ]
-    static let audioExtensions: Set<String> = [
+    ].map(packed)
+    static let audioExtensions: [UInt64] = [
         "mp3", "flac", "ogg", "oga", "opus", "m4a", "wav", "aac", "wma", "ape", "wv", "aiff", "aif", "alac", "dsf",
         "mka",
-    ]
+    ].map(packed)
+
+    private static func packed(_ fileExtension: StaticString) -> UInt64 {
+        packedExtension(of: "." + fileExtension.description)
+    }
+
+    /// `text.hasPrefix(prefix)` for an ASCII `prefix`, by bytes when that gives the same answer.
+    ///
+    /// `hasPrefix` compares `Character`s (~190 instructions a call; `kind` made fourteen calls per
+    /// track change). Bytes decide whenever the text's first bytes are ASCII: there, each byte is
+    /// a `Character` of its own unless a non-ASCII one follows (a combining accent joins the
+    /// character before it), so only then is `hasPrefix` asked.
+    static func starts(_ text: String, with prefix: StaticString) -> Bool {
+        let needle = UnsafeRawBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
+        let decided: Bool? = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool? in
+            let count = min(bytes.count, needle.count + 1)
+            for index in 0..<count where bytes[index] >= 0x80 { return nil }
+            guard bytes.count >= needle.count else { return false }
+            for index in 0..<needle.count where bytes[index] != needle[index] { return false }
+            return true
+        } ?? nil
+        return decided ?? text.hasPrefix(prefix.description)
+    }
 
     /// Whether `url` names a local file: `file://` or an absolute path.
-    static func isLocal(_ url: String) -> Bool { url.hasPrefix("file://") || url.hasPrefix("/") }
+    static func isLocal(_ url: String) -> Bool { starts(url, with: "file://") || starts(url, with: "/") }
 
     /// The lowercased extension of the last path element of `url` (query and fragment removed);
     /// `nil` when there is no short ASCII extension.
+    static func fileExtension(of url: String) -> String? {
+        let packed = packedExtension(of: url)
+        guard packed != 0 else { return nil }
+        var text = packed.littleEndian
+        let count = (UInt64.bitWidth - packed.leadingZeroBitCount + 7) / 8
+        return withUnsafeBytes(of: &text) { String(decoding: $0.prefix(count), as: UTF8.self) }
+    }
+
+    /// ``fileExtension(of:)`` as an integer, its first byte the lowest (its bytes are never 0);
+    /// 0 when there is none.
     ///
     /// Walks the UTF-8 bytes once, not the characters: every byte looked for is ASCII, and grapheme
     /// breaking over a long URL cost more than the rest of building an asset (callgrind, bench/run
-    /// track changes). The extension, at most 5 bytes, becomes a small string without an allocation.
-    static func fileExtension(of url: String) -> String? {
+    /// track changes). An extension is at most 5 bytes, so it fits without making a string.
+    static func packedExtension(of url: String) -> UInt64 {
         var url = url
-        return url.withUTF8 { bytes -> String? in
+        return url.withUTF8 { bytes -> UInt64 in
             var end = 0
             while end < bytes.count, bytes[end] != UInt8(ascii: "?"), bytes[end] != UInt8(ascii: "#") { end += 1 }
             // Back from the end of the path to its last dot, as long as the bytes may be an extension.
@@ -96,13 +132,12 @@ extension TrackMetadata {
                 let byte = bytes[index]
                 if byte == UInt8(ascii: ".") { break }
                 guard count < 5, (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-                else { return nil }
+                else { return 0 }
                 lowered = lowered << 8 | UInt64(byte | 0x20)  // the first byte ends up the lowest
                 count += 1
             }
-            guard count > 0, index < end, bytes[index] == UInt8(ascii: ".") else { return nil }
-            var text = lowered.littleEndian
-            return withUnsafeBytes(of: &text) { String(decoding: $0.prefix(count), as: UTF8.self) }
+            guard count > 0, index < end, bytes[index] == UInt8(ascii: ".") else { return 0 }
+            return lowered
         }
     }
 }

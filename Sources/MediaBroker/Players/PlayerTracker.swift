@@ -228,14 +228,14 @@ public final class PlayerTracker: @unchecked Sendable {
             readIdentity(of: player)
             return true
         }
-        let changed = (try? arguments[1].vardict()) ?? [:]
+        let changed = PlayerProperties(vardict: arguments[1])
         let invalidated = (try? arguments[2].strings()) ?? []
         // A new track without its status: the player may not re-send PlaybackStatus (quirk 10),
         // so it is read again.
         let metadataChanged = apply(changed, to: player)
-        let newTrackWithoutStatus = metadataChanged && changed["PlaybackStatus"] == nil
+        let newTrackWithoutStatus = metadataChanged && changed.playbackStatus == nil
         // Only-invalidated properties are re-read, not taken as cleared (quirk 11).
-        let reread = invalidated.contains { ["Metadata", "PlaybackStatus", "Rate"].contains($0) && changed[$0] == nil }
+        let reread = invalidated.contains(where: changed.lacks)
         guard reread || newTrackWithoutStatus else { return false }
         readPlayerProperties(of: player)
         return true
@@ -371,17 +371,12 @@ public final class PlayerTracker: @unchecked Sendable {
                                                             identity: player.identity)), for: player)
     }
 
-    /// Runs `work` now if the player's app is known, else once it is.
-    private func whenAppKnown(_ player: Player, _ work: @escaping () -> Void) {
-        if player.app != nil { work() } else { player.waitingForApp.append(work) }
-    }
-
     private func readPlayerProperties(of player: Player) {
         getAll(Self.playerInterface, of: player) { [self] properties in
             if let waiting = leftovers.removeValue(forKey: player.uniqueName) {
                 resume(waiting, of: player, from: properties)
             } else {
-                apply(properties, to: player)
+                apply(PlayerProperties(properties), to: player)
             }
         }
     }
@@ -407,18 +402,18 @@ public final class PlayerTracker: @unchecked Sendable {
     /// change often arrives together with its status.
     /// Returns whether `Metadata` was new (not an identical repeat).
     @discardableResult
-    private func apply(_ properties: [String: DBusValue], to player: Player) -> Bool {
+    private func apply(_ properties: PlayerProperties, to player: Player) -> Bool {
         var metadataChanged = false
-        if let metadata = properties["Metadata"], metadata != player.lastMetadata {
+        if let metadata = properties.metadata, metadata != player.lastMetadata {
             player.lastMetadata = metadata
             metadataChanged = true
             handle(.metadata(mpris: metadata), for: player)
         }
-        if let rate = properties["Rate"], rate != player.lastRate, let event = PlayerEvent.rate(mpris: rate) {
+        if let rate = properties.rate, rate != player.lastRate, let event = PlayerEvent.rate(mpris: rate) {
             player.lastRate = rate
             handle(event, for: player)
         }
-        if let value = properties["PlaybackStatus"], let status = PlaybackStatus(mpris: value) {
+        if let value = properties.playbackStatus, let status = PlaybackStatus(mpris: value) {
             let changed = status != player.status
             player.status = status
             handle(.playbackStatus(status), for: player)
@@ -448,6 +443,8 @@ public final class PlayerTracker: @unchecked Sendable {
     private func handle(_ event: PlayerEvent, for player: Player) {
         forgetLastSignal(of: player)
         let effects = player.listening.handle(event, at: now())
+        // Nothing to store opens no unit: even an empty one wakes the store thread when it closes.
+        guard !effects.isEmpty else { return scheduleDeadline(for: player) }
         // One event's store work (a track change finishes a listen and opens the next) is one unit:
         // one transaction, one fsync — shared with the next events' when a player floods them.
         store.together(.noOneWaits) { for effect in effects { perform(effect, for: player) } }
@@ -482,7 +479,10 @@ public final class PlayerTracker: @unchecked Sendable {
     /// if the app resolves after Media is back on, and an opt-out made meanwhile still applies.
     private func perform(_ effect: ListenEffect, for player: Player) {
         let settingsThen = privacy
-        whenAppKnown(player) { [self] in performNow(effect, for: player, settingsThen: settingsThen) }
+        // Now if the app is known — without making a closure for it, which cost an allocation per
+        // effect — else once it is.
+        guard player.app == nil else { return performNow(effect, for: player, settingsThen: settingsThen) }
+        player.waitingForApp.append { [self] in performNow(effect, for: player, settingsThen: settingsThen) }
     }
 
     private func performNow(_ effect: ListenEffect, for player: Player, settingsThen: PrivacySettings) {
@@ -600,7 +600,7 @@ public final class PlayerTracker: @unchecked Sendable {
             }
         }
         remaining.forEach(finishLeftover)
-        if remaining.count == waiting.count { apply(properties, to: player) }
+        if remaining.count == waiting.count { apply(PlayerProperties(properties), to: player) }
     }
 
     private func finishLeftover(_ leftover: OpenListen) {
