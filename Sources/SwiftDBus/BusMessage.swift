@@ -178,9 +178,10 @@ enum Outgoing: Sendable {
 
     /// Builds the libdbus message; the caller owns (and must unref) the result.
     ///
-    /// The corresponding libdbus calls are `dbus_message_new_method_call`, `dbus_message_new_signal`
-    /// and `dbus_message_new` with the header setters. Returns `nil` only when memory runs out.
-    func makeMessage() -> OpaquePointer? {
+    /// The corresponding libdbus calls are `dbus_message_new_method_call`, `dbus_message_copy` of
+    /// a signal from `signals`, and `dbus_message_new` with the header setters. Returns `nil` only
+    /// when memory runs out.
+    func makeMessage(signals: inout SignalTemplates) -> OpaquePointer? {
         let message: OpaquePointer?
         let arguments: [DBusValue]
         var body: (any MessageArguments)?
@@ -194,7 +195,7 @@ enum Outgoing: Sendable {
             }
             arguments = call.arguments
         case .signal(let signal):
-            message = dbus_message_new_signal(signal.path.rawValue, signal.interface.rawValue, signal.member.rawValue)
+            message = signals.newSignal(path: signal.path, interface: signal.interface, member: signal.member)
             if let message, let destination = signal.destination {
                 dbus_message_set_destination(message, destination.rawValue)
             }
@@ -222,7 +223,7 @@ enum Outgoing: Sendable {
             dbus_message_unref(message)
             // A caller must not wait for its timeout because its reply could not be built.
             if case .replyWriting(let address, let writing) = self {
-                return Outgoing.error(address, .failed("internal error: the reply '\(writing.signature)' could not be built")).makeMessage()
+                return Outgoing.error(address, .failed("internal error: the reply '\(writing.signature)' could not be built")).makeMessage(signals: &signals)
             }
             return nil
         }
