@@ -28,6 +28,8 @@ public struct TrackMetadata: Sendable, Hashable {
     public let length: Microseconds?
     /// The player marked this item as not to be recorded (`mediabroker:exclude`).
     public let isExcluded: Bool
+    /// The kind of media, when the metadata tells it (``kind(genres:trackID:url:)``).
+    public let kind: MediaAsset.Kind?
 
     /// The bounds on what one metadata value holds; anything beyond is cut, never an error.
     public enum Limits {
@@ -83,6 +85,7 @@ public struct TrackMetadata: Sendable, Hashable {
         self.url = url
         self.length = length
         self.isExcluded = isExcluded
+        self.kind = Self.kind(genres: genres, trackID: trackID, url: url)
     }
 
     /// No metadata at all (what Spotify sends until its first track change).
