@@ -134,8 +134,10 @@ final class StoreThread: @unchecked Sendable {
         return start.thread
     }
 
-    /// A backlog at least this long is followed by `malloc_trim` once the queue is empty.
+    /// After at least this many jobs, the heap is trimmed once the store has been quiet for
+    /// `quietBeforeTrim` (see `runJobs`).
     static let trimAfterBacklog = 256
+    static let quietBeforeTrim: Duration = .milliseconds(100)
 
     /// glibc's `malloc_trim`, looked up at run time: `<malloc.h>` is not part of the Glibc module.
     /// `nil` on a C library without it (the trim is then skipped). A null handle is `RTLD_DEFAULT`.
@@ -157,12 +159,15 @@ final class StoreThread: @unchecked Sendable {
     /// Nothing is acknowledged earlier than before — completions still follow the commit — so
     /// nothing acknowledged can be lost; a listen's `MediaAdded` comes at most one window later.
     ///
-    /// When a backlog of at least `trimAfterBacklog` jobs has drained, the heap is trimmed before the
-    /// thread sleeps: a burst of jobs (a player flooding track changes, a large purge) grows glibc's
-    /// heap by the queued closures and assets, and glibc keeps that memory when they are freed —
-    /// bench/run measured 16.5 MB of anonymous memory after 10,000 listens queued in a second, 3.3 MB
-    /// after `malloc_trim(0)`. A trim walks the arenas (well under a millisecond) and only follows a
-    /// burst, never an ordinary job.
+    /// Once at least `trimAfterBacklog` jobs have run since the last trim and no job has come for
+    /// `quietBeforeTrim`, the heap is trimmed before the thread sleeps: a burst of jobs (a player
+    /// flooding track changes, a large purge) grows glibc's heap by the queued closures and assets,
+    /// and glibc keeps that memory when they are freed — bench/run measured 16.5 MB of anonymous
+    /// memory after 10,000 listens queued in a second, 3.3 MB after `malloc_trim(0)`. A trim walks
+    /// the arenas (well under a millisecond), but the pages it returns are faulted in again by the
+    /// next jobs: trimming whenever the queue ran dry — between two commit windows of a flood —
+    /// cost a flood of track changes a fifth more CPU (bench/run). So the burst must be over first;
+    /// the wait for that is the one wake-up a burst adds, and an idle thread sleeps untimed.
     private func runJobs(_ database: HistoryDatabase) {
         var batch: [Job] = []
         var drained = 0
@@ -171,12 +176,12 @@ final class StoreThread: @unchecked Sendable {
         pthread_mutex_lock(mutex)
         worker = pthread_self()
         while true {
-            if jobs.isEmpty && drained >= Self.trimAfterBacklog {
+            if jobs.isEmpty && drained >= Self.trimAfterBacklog && noJobCame(within: Self.quietBeforeTrim) {
                 pthread_mutex_unlock(mutex)
                 _ = Self.mallocTrim?(0)
                 pthread_mutex_lock(mutex)
+                drained = 0
             }
-            if jobs.isEmpty { drained = 0 }
             // A unit still being gathered is let in even after a shutdown began: its jobs were accepted.
             while jobs.isEmpty && (accepting || collector != nil) { pthread_cond_wait(workAvailable, mutex) }
             if jobs.isEmpty { break }
@@ -194,6 +199,13 @@ final class StoreThread: @unchecked Sendable {
         // SQLite checkpoints by itself when the last connection to the file closes, but the bus
         // thread's `HistoryReader` may outlive this one: the WAL is emptied into the database here.
         database.truncateWAL()
+    }
+
+    /// With `mutex` held and the queue empty: waits up to `quiet` for a job; whether none came.
+    private func noJobCame(within quiet: Duration) -> Bool {
+        var deadline = MonotonicClock.now.adding(quiet)
+        while jobs.isEmpty, accepting || collector != nil, pthread_cond_timedwait(workAvailable, mutex, &deadline) == 0 {}
+        return jobs.isEmpty
     }
 
     /// With `mutex` held and jobs queued: waits until `closes` while only writes no one waits on are
