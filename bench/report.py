@@ -78,6 +78,11 @@ FLOORS = [
     ("query_1m", "build_us", "page", "floor: build one reply µs", None, None),
     ("ingest", "commit_cpu_us", "durable-full", "floor: a change committed alone in C (FULL) cpu µs", None, None),
     ("ingest", "commit_cpu_us", "durable-normal", "floor: the same, synchronous=NORMAL, cpu µs", None, None),
+    ("track_change", "cpu_us_per_change", "broker", "track_change cpu_us_per_change vs floor", "c-follower",
+     "C follower (same changes)"),
+    ("track_change", "cpu_us_per_change", "c-follower",
+     "floor: the same changes followed by a C program (libdbus + SQLite, same schema, 3 ms commit window) cpu µs",
+     None, None),
     ("cli", "wall_ms", "broker", "cli wall_ms vs floor", "c-client", "C client (same call)"),
     ("cli", "wall_ms", "c-client", "floor: C client wall_ms", "dbus-send", "dbus-send (Ping)"),
 ]

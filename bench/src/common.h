@@ -1,5 +1,6 @@
 /* Helpers shared by the benchmark programs: clocks, another process's CPU time, a libdbus error
- * check, percentiles. Header-only so each program builds with one `cc` call. */
+ * check, one asset's a{sv} as the broker writes it, percentiles. Header-only so each program builds
+ * with one `cc` call. */
 #ifndef BENCH_COMMON_H
 #define BENCH_COMMON_H
 #define _GNU_SOURCE
@@ -79,10 +80,58 @@ static inline void own_name(DBusConnection *c, const char *name) {
 }
 
 /* Appends {key: <value>} to an open a{sv}; `value` points at the value as
- * dbus_message_iter_append_basic takes it (a `const char **` for strings). */
-static inline void dict_entry(DBusMessageIter *dict, const char *key, int type, const void *value) {
+ * dbus_message_iter_append_basic takes it (a `const char **` for strings). FALSE when libdbus ran
+ * out of memory. */
+static inline dbus_bool_t dict_entry(DBusMessageIter *dict, const char *key, int type, const void *value) {
     char sig[2] = {(char)type, 0};
-    entry_basic(dict, key, type, sig, value);
+    return entry_basic(dict, key, type, sig, value);
+}
+
+/* Appends {key: <as>} with `count` strings to an open a{sv}. */
+static inline dbus_bool_t dict_entry_strings(DBusMessageIter *dict, const char *key, const char *const *values, int count) {
+    DBusMessageIter entry, variant, array;
+    if (!dbus_message_iter_open_container(dict, DBUS_TYPE_DICT_ENTRY, NULL, &entry)
+        || !dbus_message_iter_append_basic(&entry, DBUS_TYPE_STRING, &key)
+        || !dbus_message_iter_open_container(&entry, DBUS_TYPE_VARIANT, "as", &variant)
+        || !dbus_message_iter_open_container(&variant, DBUS_TYPE_ARRAY, "s", &array))
+        return FALSE;
+    for (int i = 0; i < count; i++)
+        if (!dbus_message_iter_append_basic(&array, DBUS_TYPE_STRING, &values[i])) return FALSE;
+    return dbus_message_iter_close_container(&variant, &array) && dbus_message_iter_close_container(&entry, &variant)
+        && dbus_message_iter_close_container(dict, &entry);
+}
+
+/* One asset as the broker writes it into RecentMedia's pages and MediaAdded (AssetFields.swift,
+ * `writeFields`): a NULL text, no artists, `has_id` or `has_length` 0 leave the key out. */
+struct asset_fields {
+    const char *album, *app_icon, *app_id, *app_name, *artist, *kind, *source, *title;
+    const char *const *artists;
+    int artist_count, has_id, has_length;
+    dbus_int64_t ended, id, length, listened, started;
+};
+
+/* Appends the asset's a{sv} to `container` (an open aa{sv}, or a message's arguments), keys in the
+ * broker's order (sorted). FALSE when libdbus ran out of memory. */
+static inline dbus_bool_t append_asset_fields(DBusMessageIter *container, const struct asset_fields *a) {
+    DBusMessageIter dict;
+    if (!dbus_message_iter_open_container(container, DBUS_TYPE_ARRAY, "{sv}", &dict)) return FALSE;
+    dbus_bool_t ok = TRUE;
+    if (a->album) ok = ok && dict_entry(&dict, "album", DBUS_TYPE_STRING, &a->album);
+    if (a->app_icon) ok = ok && dict_entry(&dict, "app_icon", DBUS_TYPE_STRING, &a->app_icon);
+    ok = ok && dict_entry(&dict, "app_id", DBUS_TYPE_STRING, &a->app_id);
+    if (a->app_name) ok = ok && dict_entry(&dict, "app_name", DBUS_TYPE_STRING, &a->app_name);
+    if (a->artist_count > 0)
+        ok = ok && dict_entry(&dict, "artist", DBUS_TYPE_STRING, &a->artist)
+            && dict_entry_strings(&dict, "artists", a->artists, a->artist_count);
+    ok = ok && dict_entry(&dict, "ended", DBUS_TYPE_INT64, &a->ended);
+    if (a->has_id) ok = ok && dict_entry(&dict, "id", DBUS_TYPE_INT64, &a->id);
+    if (a->kind) ok = ok && dict_entry(&dict, "kind", DBUS_TYPE_STRING, &a->kind);
+    if (a->has_length) ok = ok && dict_entry(&dict, "length", DBUS_TYPE_INT64, &a->length);
+    return ok && dict_entry(&dict, "listened", DBUS_TYPE_INT64, &a->listened)
+        && dict_entry(&dict, "source", DBUS_TYPE_STRING, &a->source)
+        && dict_entry(&dict, "started", DBUS_TYPE_INT64, &a->started)
+        && dict_entry(&dict, "title", DBUS_TYPE_STRING, &a->title)
+        && dbus_message_iter_close_container(container, &dict);
 }
 
 static inline int compare_i64(const void *a, const void *b) {

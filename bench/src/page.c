@@ -80,34 +80,14 @@ static void generate(void) {
     }
 }
 
-/* One asset's a{sv}, keys in the broker's order (AssetFields.swift writes them sorted). */
+/* One asset's a{sv}, as the broker writes it. */
 static void append_asset(DBusMessageIter *array, const struct asset *a) {
-    DBusMessageIter dict, entry, variant, names;
-    const char *title = a->title, *artist = a->artist, *first = a->first, *guest = a->guest, *album = a->album;
-    const char *kind = "music", *source = "mpris", *key = "artists";
-    dbus_message_iter_open_container(array, DBUS_TYPE_ARRAY, "{sv}", &dict);
-    dict_entry(&dict, "album", DBUS_TYPE_STRING, &album);
-    dict_entry(&dict, "app_id", DBUS_TYPE_STRING, &a->app_id);
-    dict_entry(&dict, "app_name", DBUS_TYPE_STRING, &a->app_name);
-    dict_entry(&dict, "artist", DBUS_TYPE_STRING, &artist);
-    dbus_message_iter_open_container(&dict, DBUS_TYPE_DICT_ENTRY, NULL, &entry);
-    dbus_message_iter_append_basic(&entry, DBUS_TYPE_STRING, &key);
-    dbus_message_iter_open_container(&entry, DBUS_TYPE_VARIANT, "as", &variant);
-    dbus_message_iter_open_container(&variant, DBUS_TYPE_ARRAY, "s", &names);
-    dbus_message_iter_append_basic(&names, DBUS_TYPE_STRING, &first);
-    dbus_message_iter_append_basic(&names, DBUS_TYPE_STRING, &guest);
-    dbus_message_iter_close_container(&variant, &names);
-    dbus_message_iter_close_container(&entry, &variant);
-    dbus_message_iter_close_container(&dict, &entry);
-    dict_entry(&dict, "ended", DBUS_TYPE_INT64, &a->ended);
-    dict_entry(&dict, "id", DBUS_TYPE_INT64, &a->id);
-    dict_entry(&dict, "kind", DBUS_TYPE_STRING, &kind);
-    dict_entry(&dict, "length", DBUS_TYPE_INT64, &a->length);
-    dict_entry(&dict, "listened", DBUS_TYPE_INT64, &a->listened);
-    dict_entry(&dict, "source", DBUS_TYPE_STRING, &source);
-    dict_entry(&dict, "started", DBUS_TYPE_INT64, &a->started);
-    dict_entry(&dict, "title", DBUS_TYPE_STRING, &title);
-    dbus_message_iter_close_container(array, &dict);
+    const char *names[] = {a->first, a->guest};
+    struct asset_fields fields = {
+        .album = a->album, .app_id = a->app_id, .app_name = a->app_name, .artist = a->artist, .kind = "music",
+        .source = "mpris", .title = a->title, .artists = names, .artist_count = 2, .has_id = 1, .has_length = 1,
+        .ended = a->ended, .id = a->id, .length = a->length, .listened = a->listened, .started = a->started};
+    if (!append_asset_fields(array, &fields)) { fprintf(stderr, "page: out of memory\n"); exit(1); }
 }
 
 static void fill(DBusMessage *m) {
