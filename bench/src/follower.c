@@ -16,7 +16,7 @@
  *
  * Group commit as the broker's store thread does it (StoreThread.swift, `runJobs`), in one thread:
  * changes go into an open transaction (BEGIN IMMEDIATE at the first one); it is committed as soon as
- * WINDOW ms have passed since the previous commit ended — checked after each message, and while
+ * WINDOW ms (default 25, the broker's) have passed since the previous commit ended — checked after each message, and while
  * nothing is left to read the follower waits for the socket at most until then. A change after a
  * quiet spell is so committed at once; changes arriving within the window share the next commit.
  * The MediaAdded signals built meanwhile are sent only after their COMMIT.
@@ -61,7 +61,7 @@ static unsigned long long serial = 0;
 /* The transaction and what waits for its COMMIT. */
 static int in_transaction = 0;
 static int64_t window_closes = 0; /* monotonic ns */
-static int64_t window_ns = 3 * 1000000LL;
+static int64_t window_ns = 25 * 1000000LL;
 static DBusMessage **pending;
 static int pending_count = 0, pending_capacity = 0;
 
