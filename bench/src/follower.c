@@ -27,6 +27,7 @@
  *
  * usage: follower --database PATH [--name NAME] [--player BUSNAME] [--window-ms MS] */
 #include "common.h"
+#include <errno.h>
 #include <getopt.h>
 #include <poll.h>
 #include <sqlite3.h>
@@ -321,18 +322,27 @@ static void decode_metadata(DBusMessageIter *variant, struct metadata *m) {
     }
 }
 
+/* The key and the variant's content of the {sv} entry at `dict`; 0 when the entry is not a string
+ * key with a variant (a player's data is not trusted to have the types it should). */
+static int sv_entry(DBusMessageIter *dict, const char **key, DBusMessageIter *value) {
+    DBusMessageIter entry;
+    dbus_message_iter_recurse(dict, &entry);
+    if (dbus_message_iter_get_arg_type(&entry) != DBUS_TYPE_STRING) return 0;
+    dbus_message_iter_get_basic(&entry, key);
+    if (!dbus_message_iter_next(&entry) || dbus_message_iter_get_arg_type(&entry) != DBUS_TYPE_VARIANT) return 0;
+    dbus_message_iter_recurse(&entry, value);
+    return 1;
+}
+
 /* Applies the Player properties in the a{sv} at `dict` (from GetAll or PropertiesChanged). */
 static void apply_player_properties(DBusMessageIter *dict) {
     struct metadata m;
     int has_metadata = 0;
     const char *status = NULL;
     for (; dbus_message_iter_get_arg_type(dict) == DBUS_TYPE_DICT_ENTRY; dbus_message_iter_next(dict)) {
-        DBusMessageIter entry, value;
+        DBusMessageIter value;
         const char *key;
-        dbus_message_iter_recurse(dict, &entry);
-        dbus_message_iter_get_basic(&entry, &key);
-        dbus_message_iter_next(&entry);
-        dbus_message_iter_recurse(&entry, &value);
+        if (!sv_entry(dict, &key, &value)) continue;
         if (strcmp(key, "Metadata") == 0) {
             decode_metadata(&value, &m);
             has_metadata = 1;
@@ -390,13 +400,9 @@ static void read_app(const char *player) {
     DBusMessageIter dict;
     DBusMessage *reply = get_all(player, "org.mpris.MediaPlayer2", &dict);
     for (; dbus_message_iter_get_arg_type(&dict) == DBUS_TYPE_DICT_ENTRY; dbus_message_iter_next(&dict)) {
-        DBusMessageIter entry, value;
+        DBusMessageIter value;
         const char *key, *text;
-        dbus_message_iter_recurse(&dict, &entry);
-        dbus_message_iter_get_basic(&entry, &key);
-        dbus_message_iter_next(&entry);
-        dbus_message_iter_recurse(&entry, &value);
-        if (!(text = variant_text(&value))) continue;
+        if (!sv_entry(&dict, &key, &value) || !(text = variant_text(&value))) continue;
         if (strcmp(key, "DesktopEntry") == 0) snprintf(app_id, sizeof app_id, "%s", text);
         else if (strcmp(key, "Identity") == 0) snprintf(app_name, sizeof app_name, "%s", text);
     }
@@ -438,7 +444,8 @@ static void wait_for_socket(int64_t timeout_ns) {
     if (!dbus_connection_get_unix_fd(bus, &fd)) fail("no socket");
     struct pollfd p = {fd, (short)(POLLIN | (dbus_connection_has_messages_to_send(bus) ? POLLOUT : 0)), 0};
     struct timespec limit = {timeout_ns / 1000000000, timeout_ns % 1000000000};
-    if (ppoll(&p, 1, timeout_ns < 0 ? NULL : &limit, NULL) < 0) fail("poll");
+    while (ppoll(&p, 1, timeout_ns < 0 ? NULL : &limit, NULL) < 0)
+        if (errno != EINTR) fail("poll");
 }
 
 int main(int argc, char **argv) {

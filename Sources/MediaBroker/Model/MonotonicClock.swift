@@ -19,9 +19,18 @@ enum MonotonicClock {
 
 extension timespec {
     /// This instant moved `duration` later, as `pthread_cond_timedwait` takes a deadline.
+    /// `duration` must not be negative (callers pass bounded constants and windows).
     func adding(_ duration: Duration) -> timespec {
         let (seconds, attoseconds) = duration.components
         let nanoseconds = Int64(tv_nsec) + attoseconds / 1_000_000_000
         return timespec(tv_sec: tv_sec + Int(seconds + nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
+    }
+}
+
+extension Duration {
+    /// The duration in whole microseconds, rounded down.
+    var wholeMicroseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000 + attoseconds / 1_000_000_000_000
     }
 }

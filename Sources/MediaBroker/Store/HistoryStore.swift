@@ -30,16 +30,16 @@ public final class HistoryStore: Sendable {
     /// of opening.
     ///
     /// `commitWindow`: how long after a commit writes queued with `.noOneWaits` wait for company
-    /// before the next one (see ``together(_:_:)``).
+    /// before the next one (see ``together(_:_:)``), kept within 0…``maximumCommitWindow``.
     public init(path: String, checkIntegrity: Bool = true, commitWindow: Duration = HistoryStore.commitWindow) throws(StoreError) {
         let database = try HistoryDatabase.open(path: path, checkIntegrity: checkIntegrity)
         database.releaseOpeningMemory()
-        self.thread = try StoreThread(database: database, commitWindow: commitWindow)
+        self.thread = try StoreThread(database: database, commitWindow: Self.bounded(commitWindow))
         self.path = path
     }
 
     private init(inMemory database: HistoryDatabase, commitWindow: Duration) throws(StoreError) {
-        self.thread = try StoreThread(database: database, commitWindow: commitWindow)
+        self.thread = try StoreThread(database: database, commitWindow: Self.bounded(commitWindow))
         self.path = nil
     }
 
@@ -51,10 +51,20 @@ public final class HistoryStore: Sendable {
 
     /// The commit window of a store opened without one. 25 ms: bench/run's ingest flood (a track
     /// change every ~0.6 ms) then shares each `fsync` among about forty changes. Alternating runs
-    /// of that flood, CPU per signal against the C receiver's: no window 1.54×, 3 ms ~1.3×, 10 ms
-    /// ~1.15×, 25 ms ~1.07×. A listen's `MediaAdded` comes at most 25 ms later — and only in a
+    /// of that flood, CPU per signal against the C receiver's (medians): no window 1.54×, 3 ms
+    /// 1.31×, 10 ms 1.17×, 25 ms 1.06×. A listen's `MediaAdded` comes at most 25 ms later — and only in a
     /// burst; nothing anyone waits on is held back.
     public static let commitWindow: Duration = .milliseconds(25)
+
+    /// The longest commit window a store takes; a longer one is cut to it, a negative one is none.
+    public static let maximumCommitWindow: Duration = .seconds(60)
+
+    private static func bounded(_ window: Duration) -> Duration {
+        min(max(window, .zero), maximumCommitWindow)
+    }
+
+    /// Whether the store thread is waiting out a commit window now (for tests).
+    var isWaitingOutCommitWindow: Bool { thread.isInCommitWindow }
 
     /// Closes without waiting: queued jobs still run, then the database closes.
     deinit { thread.shutdown(wait: false) }

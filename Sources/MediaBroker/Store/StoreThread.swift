@@ -12,8 +12,8 @@ internal import Glibc
 /// is a futex inside an uninstrumented library, which ThreadSanitizer cannot see, so every access it
 /// guards is reported as a race — and the suite must pass under `--sanitize=thread` (issue 6).
 /// ThreadSanitizer intercepts the pthread calls and understands them.
-// @unchecked Sendable: `jobs`, `accepting`, `finished` and `worker` are only read or written with
-// `mutex` held; the mutex and conditions are allocated in init and destroyed in deinit, and the
+// @unchecked Sendable: `jobs`, `jobsSomeoneWaitsOn`, `inCommitWindow`, `accepting`, `finished`,
+// `worker` and `collector` are only read or written with `mutex` held; the mutex and conditions are allocated in init and destroyed in deinit, and the
 // pthread calls on them are safe from any thread; the database is only reachable from the store
 // thread (it travels there inside `Start`).
 final class StoreThread: @unchecked Sendable {
@@ -49,7 +49,8 @@ final class StoreThread: @unchecked Sendable {
     }
 
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    /// Signalled when a job arrives in an empty queue, and broadcast when the store closes.
+    /// Signalled when a job arrives in an empty queue, when a job someone waits on or a full group
+    /// arrives during a commit window, and when a unit ends empty; broadcast when the store closes.
     private let workAvailable: UnsafeMutablePointer<pthread_cond_t>
     /// Broadcast once the thread has closed the database.
     private let closed: UnsafeMutablePointer<pthread_cond_t>
@@ -159,8 +160,9 @@ final class StoreThread: @unchecked Sendable {
     /// Nothing is acknowledged earlier than before — completions still follow the commit — so
     /// nothing acknowledged can be lost; a listen's `MediaAdded` comes at most one window later.
     ///
-    /// Once at least `trimAfterBacklog` jobs have run since the last trim and no job has come for
-    /// `quietBeforeTrim`, the heap is trimmed before the thread sleeps: a burst of jobs (a player
+    /// Once at least `trimAfterBacklog` jobs have run in one burst (no gap of `quietBeforeTrim`
+    /// between them) and no job has come for `quietBeforeTrim`, the heap is trimmed before the
+    /// thread sleeps: a burst of jobs (a player
     /// flooding track changes, a large purge) grows glibc's heap by the queued closures and assets,
     /// and glibc keeps that memory when they are freed — bench/run measured 16.5 MB of anonymous
     /// memory after 10,000 listens queued in a second, 3.3 MB after `malloc_trim(0)`. A trim walks
@@ -170,7 +172,9 @@ final class StoreThread: @unchecked Sendable {
     /// the wait for that is the one wake-up a burst adds, and an idle thread sleeps untimed.
     private func runJobs(_ database: HistoryDatabase) {
         var batch: [Job] = []
+        /// Jobs run since the last trim, within one burst (see below).
         var drained = 0
+        var lastBatchEnded = MonotonicClock.microseconds
         /// When the window opened by the last commit closes; `nil` before the first commit.
         var windowCloses: timespec?
         pthread_mutex_lock(mutex)
@@ -182,8 +186,12 @@ final class StoreThread: @unchecked Sendable {
                 pthread_mutex_lock(mutex)
                 drained = 0
             }
-            // A unit still being gathered is let in even after a shutdown began: its jobs were accepted.
-            while jobs.isEmpty && (accepting || collector != nil) { pthread_cond_wait(workAvailable, mutex) }
+            if jobs.isEmpty {
+                // A unit still being gathered is let in even after a shutdown began: its jobs were accepted.
+                while jobs.isEmpty && (accepting || collector != nil) { pthread_cond_wait(workAvailable, mutex) }
+                // A quiet spell ends a burst: the jobs before it do not count towards a trim.
+                if MonotonicClock.microseconds - lastBatchEnded >= Self.quietBeforeTrim.wholeMicroseconds { drained = 0 }
+            }
             if jobs.isEmpty { break }
             if var closes = windowCloses { waitOutCommitWindow(until: &closes) }
             swap(&jobs, &batch)
@@ -193,6 +201,7 @@ final class StoreThread: @unchecked Sendable {
             if committed, commitWindow > .zero { windowCloses = MonotonicClock.now.adding(commitWindow) }
             drained += batch.count
             batch.removeAll(keepingCapacity: true)
+            lastBatchEnded = MonotonicClock.microseconds
             pthread_mutex_lock(mutex)
         }
         pthread_mutex_unlock(mutex)
@@ -216,6 +225,10 @@ final class StoreThread: @unchecked Sendable {
               pthread_cond_timedwait(workAvailable, mutex, &closes) == 0 {}
         inCommitWindow = false
     }
+
+    /// Whether the thread is waiting out a commit window now (for tests that must reach it there).
+    var isInCommitWindow: Bool { locked { inCommitWindow } }
+
     private func markFinished() {
         locked {
             finished = true
@@ -254,8 +267,8 @@ final class StoreThread: @unchecked Sendable {
     /// Runs `body`, holding back the jobs this thread submits meanwhile and queueing them together
     /// when it returns: one wake-up of the store thread, and one transaction and `fsync` for all
     /// their writes. `body` must not wait for those jobs. Other threads' jobs are not held; inside
-    /// another thread's unit, or nested in its own, `body` simply runs (and its jobs take the
-    /// urgency of the unit they join, or their own).
+    /// another thread's unit, or nested in its own, `body` simply runs: its jobs take the urgency of
+    /// its own enclosing unit, or, joining none, are committed as if someone waited.
     ///
     /// With `.noOneWaits`, the unit's jobs may wait out a commit window (see `runJobs`).
     func together(_ urgency: CommitUrgency, _ body: () -> Void) {
