@@ -37,10 +37,8 @@ struct SignalTemplates: ~Copyable {
         where template.member == member.rawValue && template.interface == interface.rawValue && template.path == path.rawValue {
             return dbus_message_copy(template.message)
         }
-        guard templates.count < Self.capacity else {
-            return dbus_message_new_signal(path.rawValue, interface.rawValue, member.rawValue)
-        }
         guard let message = dbus_message_new_signal(path.rawValue, interface.rawValue, member.rawValue) else { return nil }
+        guard templates.count < Self.capacity else { return message }
         templates.append(Template(path: path.rawValue, interface: interface.rawValue, member: member.rawValue, message: message))
         return dbus_message_copy(message)
     }

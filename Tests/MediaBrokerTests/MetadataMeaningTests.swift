@@ -185,3 +185,14 @@ struct MetadataMeaningTests {
         #expect(browser.identity == mirror.identity)
     }
 }
+
+extension TrackMetadata {
+    /// ``packedExtension(of:)`` as text, `nil` when there is none: what the test reads.
+    static func fileExtension(of url: String) -> String? {
+        let packed = packedExtension(of: url)
+        guard packed != 0 else { return nil }
+        var text = packed.littleEndian
+        let count = (UInt64.bitWidth - packed.leadingZeroBitCount + 7) / 8
+        return withUnsafeBytes(of: &text) { String(decoding: $0.prefix(count), as: UTF8.self) }
+    }
+}

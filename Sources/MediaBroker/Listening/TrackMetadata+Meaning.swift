@@ -105,18 +105,9 @@ extension TrackMetadata {
     /// Whether `url` names a local file: `file://` or an absolute path.
     static func isLocal(_ url: String) -> Bool { starts(url, with: "file://") || starts(url, with: "/") }
 
-    /// The lowercased extension of the last path element of `url` (query and fragment removed);
-    /// `nil` when there is no short ASCII extension.
-    static func fileExtension(of url: String) -> String? {
-        let packed = packedExtension(of: url)
-        guard packed != 0 else { return nil }
-        var text = packed.littleEndian
-        let count = (UInt64.bitWidth - packed.leadingZeroBitCount + 7) / 8
-        return withUnsafeBytes(of: &text) { String(decoding: $0.prefix(count), as: UTF8.self) }
-    }
-
-    /// ``fileExtension(of:)`` as an integer, its first byte the lowest (its bytes are never 0);
-    /// 0 when there is none.
+    /// The lowercased extension of the last path element of `url` (query and fragment removed), 1
+    /// to 5 ASCII letters or digits, as an integer: its first byte the lowest (its bytes are never
+    /// 0); 0 when there is none.
     ///
     /// Walks the UTF-8 bytes once, not the characters: every byte looked for is ASCII, and grapheme
     /// breaking over a long URL cost more than the rest of building an asset (callgrind, bench/run

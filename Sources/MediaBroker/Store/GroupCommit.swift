@@ -29,7 +29,6 @@ struct GroupCommit {
     static let maximumGroup = 256
 
     /// Returns whether any write was committed (or tried to be).
-    @discardableResult
     func run(_ batch: [StoreThread.Job]) -> Bool {
         var wrote = false
         var start = batch.startIndex

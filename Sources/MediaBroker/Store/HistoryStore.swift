@@ -52,8 +52,8 @@ public final class HistoryStore: Sendable {
     /// The commit window of a store opened without one. 25 ms: bench/run's ingest flood (a track
     /// change every ~0.6 ms) then shares each `fsync` among about forty changes. Alternating runs
     /// of that flood, CPU per signal against the C receiver's (medians): no window 1.54×, 3 ms
-    /// 1.31×, 10 ms 1.17×, 25 ms 1.06×. A listen's `MediaAdded` comes at most 25 ms later — and only in a
-    /// burst; nothing anyone waits on is held back.
+    /// 1.31×, 10 ms 1.17×, 25 ms 1.06×. A listen's `MediaAdded` comes at most 25 ms later — and
+    /// only in a burst; nothing anyone waits on is held back.
     public static let commitWindow: Duration = .milliseconds(25)
 
     /// The longest commit window a store takes; a longer one is cut to it, a negative one is none.

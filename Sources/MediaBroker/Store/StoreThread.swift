@@ -13,9 +13,9 @@ internal import Glibc
 /// guards is reported as a race — and the suite must pass under `--sanitize=thread` (issue 6).
 /// ThreadSanitizer intercepts the pthread calls and understands them.
 // @unchecked Sendable: `jobs`, `jobsSomeoneWaitsOn`, `inCommitWindow`, `accepting`, `finished`,
-// `worker` and `collector` are only read or written with `mutex` held; the mutex and conditions are allocated in init and destroyed in deinit, and the
-// pthread calls on them are safe from any thread; the database is only reachable from the store
-// thread (it travels there inside `Start`).
+// `worker` and `collector` are only read or written with `mutex` held; the mutex and conditions
+// are allocated in init and destroyed in deinit, and the pthread calls on them are safe from any
+// thread; the database is only reachable from the store thread (it travels there inside `Start`).
 final class StoreThread: @unchecked Sendable {
     /// A unit of work. It runs on the store thread with the database and answers whether it failed
     /// and what to do once its writes are committed (call its completion); it never calls the
@@ -162,9 +162,8 @@ final class StoreThread: @unchecked Sendable {
     ///
     /// Once at least `trimAfterBacklog` jobs have run in one burst (no gap of `quietBeforeTrim`
     /// between them) and no job has come for `quietBeforeTrim`, the heap is trimmed before the
-    /// thread sleeps: a burst of jobs (a player
-    /// flooding track changes, a large purge) grows glibc's heap by the queued closures and assets,
-    /// and glibc keeps that memory when they are freed — bench/run measured 16.5 MB of anonymous
+    /// thread sleeps: a burst of jobs (a player flooding track changes, a large purge) grows glibc's
+    /// heap by the queued closures and assets, and glibc keeps that memory when they are freed — bench/run measured 16.5 MB of anonymous
     /// memory after 10,000 listens queued in a second, 3.3 MB after `malloc_trim(0)`. A trim walks
     /// the arenas (well under a millisecond), but the pages it returns are faulted in again by the
     /// next jobs: trimming whenever the queue ran dry — between two commit windows of a flood —
