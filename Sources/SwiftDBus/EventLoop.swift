@@ -131,12 +131,16 @@ public final class EventLoop: Sendable {
         threadID.store(UInt(bitPattern: Int(bitPattern: pthread_self())), ordering: .releasing)
         var descriptors: [pollfd] = []
         var ids: [UInt64] = []
+        // Submitted work is taken by swapping buffers, so neither side allocates once both have
+        // grown: copying the queue out and emptying it made a new buffer on every wake-up.
+        var work: [Work] = []
         while true {
-            let (work, stopping) = shared.withLock { s -> ([Work], Bool) in
-                defer { s.work.removeAll(keepingCapacity: true) }
-                return (s.work, s.stopping)
+            let stopping = shared.withLock { s -> Bool in
+                swap(&s.work, &work)
+                return s.stopping
             }
             for item in work { item() }
+            work.removeAll(keepingCapacity: true)
             runDueTimers()
             for hook in state.hooks { hook() }
             if stopping || state.quit { break }

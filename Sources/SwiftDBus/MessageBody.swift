@@ -131,6 +131,8 @@ struct WireReader {
     mutating func values(types text: UnsafeRawBufferPointer, limit: Int) throws(MarshallingError) -> [DBusValue] {
         var types = Types(text: text, index: 0)
         var values: [DBusValue] = []
+        // A body holds at most as many values as its signature has characters; most have a few.
+        values.reserveCapacity(min(limit, text.count, 16))
         while !types.isAtEnd && values.count < limit {
             values.append(try value(&types, depth: 0))
         }
@@ -241,6 +243,7 @@ struct WireReader {
 
         guard element[0] == UInt8(ascii: "{") else {
             var items: [DBusValue] = []
+            items.reserveCapacity(Self.likelyCount(length: length, smallestItem: 8))
             while offset < end {
                 var itemTypes = Types(text: types.text, index: elementStart)
                 items.append(try value(&itemTypes, depth: depth + 1))
@@ -253,6 +256,7 @@ struct WireReader {
         let key = UnsafeRawBufferPointer(rebasing: element[1..<2])
         let valueType = UnsafeRawBufferPointer(rebasing: element[2..<(element.count - 1)])
         var entries: [DBusValue.DictionaryEntry] = []
+        entries.reserveCapacity(Self.likelyCount(length: length, smallestItem: 16))
         while offset < end {
             try align(8)
             var keyTypes = Types(text: key, index: 0)
@@ -264,6 +268,15 @@ struct WireReader {
         }
         guard offset == end else { throw Self.malformed("a dictionary entry runs past the array") }
         return .dictionary(key: Self.signature(key), value: Self.signature(valueType), entries)
+    }
+
+    /// Room for an array's items, reserved up front: growing one item at a time reallocated a
+    /// `Metadata` dictionary four times per signal. Bounded by the most items `length` bytes can
+    /// hold, and by 16 so that a large array (grown as usual past it) reserves no more than a
+    /// small one needs. Entries are 8-aligned, so 16 bytes is the least a dictionary entry with a
+    /// string key takes; an array item's least is taken as 8 (a string or an aligned integer).
+    private static func likelyCount(length: Int, smallestItem: Int) -> Int {
+        min(16, (length + smallestItem - 1) / smallestItem)
     }
 
     /// The ``Signature`` for a type's text, sharing the common ones rather than making a string each time.

@@ -165,6 +165,7 @@ public struct PlayerListening: Sendable {
             setStatus(new, at: now, &effects)
         case .metadata(let new):
             guard new != metadata else { return [] }
+            effects.reserveCapacity(2)  // a track change finishes one listen and opens the next
             advance(to: now)
             metadata = new
             trackChanged(to: new, at: now, &effects)

@@ -10,26 +10,82 @@
 /// repeats (quirks 7 and 8). Which values are the *same track* is ``identity`` and
 /// ``isSameTrack(as:)``.
 public struct TrackMetadata: Sendable, Hashable {
+    /// The fields live in one immutable object, so a copy of a metadata value — and of every
+    /// listen, effect and event that holds one — is a single reference count, not one per string
+    /// and list: a track change copies metadata a dozen times, and each count is an atomic
+    /// instruction (issue 7).
+    private let fields: Fields
+
     /// `mpris:trackid`, as an object path or a string (quirk 3). Not unique on its own (quirk 4).
-    public let trackID: String?
+    public var trackID: String? { fields.trackID }
     /// `xesam:title`. Without one there is no asset.
-    public let title: String?
+    public var title: String? { fields.title }
     /// `xesam:artist`, in order, without empties and duplicates.
-    public let artists: [String]
+    public var artists: [String] { fields.artists }
     /// `xesam:album`.
-    public let album: String?
+    public var album: String? { fields.album }
     /// `xesam:albumArtist`.
-    public let albumArtists: [String]
+    public var albumArtists: [String] { fields.albumArtists }
     /// `xesam:genre`.
-    public let genres: [String]
+    public var genres: [String] { fields.genres }
     /// `xesam:url`; an over-long URL is absent rather than cut (a cut URL names something else).
-    public let url: String?
+    public var url: String? { fields.url }
     /// `mpris:length` in microseconds, when known and plausible.
-    public let length: Microseconds?
+    public var length: Microseconds? { fields.length }
     /// The player marked this item as not to be recorded (`mediabroker:exclude`).
-    public let isExcluded: Bool
+    public var isExcluded: Bool { fields.isExcluded }
     /// The kind of media, when the metadata tells it (``kind(genres:trackID:url:)``).
-    public let kind: MediaAsset.Kind?
+    public var kind: MediaAsset.Kind? { fields.kind }
+
+    private final class Fields: Sendable {
+        let trackID: String?
+        let title: String?
+        let artists: [String]
+        let album: String?
+        let albumArtists: [String]
+        let genres: [String]
+        let url: String?
+        let length: Microseconds?
+        let isExcluded: Bool
+        let kind: MediaAsset.Kind?
+
+        init(
+            trackID: String?, title: String?, artists: [String], album: String?, albumArtists: [String],
+            genres: [String], url: String?, length: Microseconds?, isExcluded: Bool, kind: MediaAsset.Kind?
+        ) {
+            self.trackID = trackID
+            self.title = title
+            self.artists = artists
+            self.album = album
+            self.albumArtists = albumArtists
+            self.genres = genres
+            self.url = url
+            self.length = length
+            self.isExcluded = isExcluded
+            self.kind = kind
+        }
+    }
+
+    /// Every field equal (`kind` follows from the others); the same object is equal at once.
+    public static func == (a: TrackMetadata, b: TrackMetadata) -> Bool {
+        let x = a.fields, y = b.fields
+        return x === y
+            || (x.title == y.title && x.trackID == y.trackID && x.url == y.url && x.album == y.album
+                && x.length == y.length && x.isExcluded == y.isExcluded && x.artists == y.artists
+                && x.albumArtists == y.albumArtists && x.genres == y.genres)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(trackID)
+        hasher.combine(title)
+        hasher.combine(artists)
+        hasher.combine(album)
+        hasher.combine(albumArtists)
+        hasher.combine(genres)
+        hasher.combine(url)
+        hasher.combine(length)
+        hasher.combine(isExcluded)
+    }
 
     /// The bounds on what one metadata value holds; anything beyond is cut, never an error.
     public enum Limits {
@@ -76,16 +132,10 @@ public struct TrackMetadata: Sendable, Hashable {
         cleanedTrackID trackID: String?, title: String?, artists: [String], album: String?, albumArtists: [String],
         genres: [String], url: String?, length: Microseconds?, isExcluded: Bool
     ) {
-        self.trackID = trackID
-        self.title = title
-        self.artists = artists
-        self.album = album
-        self.albumArtists = albumArtists
-        self.genres = genres
-        self.url = url
-        self.length = length
-        self.isExcluded = isExcluded
-        self.kind = Self.kind(genres: genres, trackID: trackID, url: url)
+        fields = Fields(
+            trackID: trackID, title: title, artists: artists, album: album, albumArtists: albumArtists,
+            genres: genres, url: url, length: length, isExcluded: isExcluded,
+            kind: Self.kind(genres: genres, trackID: trackID, url: url))
     }
 
     /// No metadata at all (what Spotify sends until its first track change).

@@ -71,7 +71,7 @@ public final class PlayerTracker: @unchecked Sendable {
         var listening: PlayerListening
         var status: PlaybackStatus?
         var deadlineTimer: TimerToken?
-        /// When `deadlineTimer` fires, so an unchanged deadline is not re-armed on every signal.
+        /// When `deadlineTimer` fires: a deadline no earlier than this keeps the timer (see `scheduleDeadline`).
         var deadline: Microseconds?
         /// The last raw `Metadata` and `Rate` the player sent: the same value in a signal that differs
         /// otherwise (a new status, say) is not turned into `TrackMetadata` or an event again.
@@ -454,7 +454,11 @@ public final class PlayerTracker: @unchecked Sendable {
     private func scheduleDeadline(for player: Player) {
         let current = now()
         let deadline = stopped ? nil : player.listening.nextDeadline(at: current)
-        if deadline == player.deadline, (deadline == nil) == (player.deadlineTimer == nil) { return }
+        // A timer armed for no later than the deadline stays: if it fires early, the tick finds
+        // nothing due and arms the next. Most track changes move the deadline later (the next
+        // checkpoint), and re-arming on each cost ~7k instructions per change (issue 7).
+        if let deadline, let armed = player.deadline, player.deadlineTimer != nil, armed <= deadline { return }
+        if deadline == nil, player.deadlineTimer == nil { return }
         player.deadlineTimer?.cancel()
         player.deadlineTimer = nil
         player.deadline = deadline

@@ -96,16 +96,22 @@ extension MediaAsset {
     public var bounded: MediaAsset? {
         guard !appID.isEmpty, appID.utf8.count <= BrokerContract.maximumAppIDLength,
               let title = TrackMetadata.cleanText(title) else { return nil }
-        var asset = self
-        asset.title = title
         var budget = Self.maximumArtistBytes
-        asset.artists = Array(artists.prefix { artist in
+        let artistsKept = artists.prefix { artist in
             budget -= artist.utf8.count
             return budget >= 0
-        })
-        asset.appName = appName.flatMap(TrackMetadata.cleanText)
-        asset.appIcon = appIcon.flatMap(TrackMetadata.cleanText)
-        asset.album = album.flatMap(TrackMetadata.cleanText)
+        }
+        let appName = appName.flatMap(TrackMetadata.cleanText)
+        let appIcon = appIcon.flatMap(TrackMetadata.cleanText)
+        let album = album.flatMap(TrackMetadata.cleanText)
+        // Most assets are within bounds already (a listen's metadata was bounded when it came): then
+        // the asset is returned as it is, sharing its storage, rather than copied.
+        var asset = self
+        if title != self.title { asset.title = title }
+        if artistsKept.count != artists.count { asset.artists = Array(artistsKept) }
+        if appName != self.appName { asset.appName = appName }
+        if appIcon != self.appIcon { asset.appIcon = appIcon }
+        if album != self.album { asset.album = album }
         return asset
     }
 }
