@@ -103,18 +103,16 @@ extension TrackMetadata {
             }
         }
 
-        /// The slot of a key read; `nil` for every other key.
+        /// The slot of a key read; `nil` for every other key. Told apart by length first, so a
+        /// key is compared with one or two names rather than nine (a dozen keys per track change).
         static func slot(_ name: String) -> Slot? {
-            switch name {
-            case Key.trackID: .trackID
-            case Key.length: .length
-            case Key.title: .title
-            case Key.artist: .artist
-            case Key.album: .album
-            case Key.albumArtist: .albumArtist
-            case Key.genre: .genre
-            case Key.url: .url
-            case Key.exclude: .exclude
+            switch name.utf8.count {
+            case 9: name == Key.url ? .url : nil
+            case 11: name == Key.title ? .title : name == Key.album ? .album : name == Key.genre ? .genre : nil
+            case 12: name == Key.artist ? .artist : name == Key.length ? .length : nil
+            case 13: name == Key.trackID ? .trackID : nil
+            case 17: name == Key.albumArtist ? .albumArtist : nil
+            case 19: name == Key.exclude ? .exclude : nil
             default: nil
             }
         }

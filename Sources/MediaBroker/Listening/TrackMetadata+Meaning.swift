@@ -93,10 +93,17 @@ extension TrackMetadata {
     static func starts(_ text: String, with prefix: StaticString) -> Bool {
         let needle = UnsafeRawBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
         let decided: Bool? = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool? in
-            let count = min(bytes.count, needle.count + 1)
-            for index in 0..<count where bytes[index] >= 0x80 { return nil }
-            guard bytes.count >= needle.count else { return false }
-            for index in 0..<needle.count where bytes[index] != needle[index] { return false }
+            // Byte by byte while both sides are ASCII: the first ASCII byte that differs decides
+            // (most texts differ at once), as does running out. Non-ASCII where it matters is left
+            // to `hasPrefix`, which compares characters.
+            for index in 0..<needle.count {
+                guard index < bytes.count else { return false }
+                let byte = bytes[index]
+                if byte >= 0x80 { return nil }
+                if byte != needle[index] { return false }
+            }
+            // A combining mark after the prefix would change its last character.
+            if bytes.count > needle.count, bytes[needle.count] >= 0x80 { return nil }
             return true
         } ?? nil
         return decided ?? text.hasPrefix(prefix.description)
