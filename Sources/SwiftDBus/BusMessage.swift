@@ -179,12 +179,31 @@ enum Outgoing: Sendable {
     /// Builds the libdbus message; the caller owns (and must unref) the result.
     ///
     /// The corresponding libdbus calls are `dbus_message_new_method_call`, `dbus_message_copy` of
-    /// a signal from `signals`, and `dbus_message_new` with the header setters. Returns `nil` only
-    /// when memory runs out.
+    /// a signal from `signals`, and `dbus_message_new` with the header setters; arguments that
+    /// write themselves go through ``WireMessage`` instead. Returns `nil` only when memory runs out
+    /// (or, for a written body, when libdbus refuses it).
     func makeMessage(signals: inout SignalTemplates) -> OpaquePointer? {
+        switch self {
+        case .signal(let signal) where signal.body != nil:
+            guard let body = signal.body else { return nil }
+            let header = WireMessage.Header(
+                kind: .signal, path: signal.path.rawValue, interface: signal.interface.rawValue,
+                member: signal.member.rawValue, destination: signal.destination?.rawValue)
+            return WireMessage.make(header, arguments: body)
+        case .replyWriting(let address, let writing):
+            let header = WireMessage.Header(kind: .methodReturn, replySerial: address.serial, destination: address.sender)
+            if let message = WireMessage.make(header, arguments: writing) { return message }
+            // A caller must not wait for its timeout because its reply could not be built.
+            return Outgoing.error(address, .failed("internal error: the reply '\(writing.signature)' could not be built"))
+                .makeMessage(signals: &signals)
+        default:
+            return makeMessageFromValues(signals: &signals)
+        }
+    }
+
+    private func makeMessageFromValues(signals: inout SignalTemplates) -> OpaquePointer? {
         let message: OpaquePointer?
         let arguments: [DBusValue]
-        var body: (any MessageArguments)?
         switch self {
         case .methodCall(let call, let expectsReply):
             message = dbus_message_new_method_call(
@@ -200,16 +219,12 @@ enum Outgoing: Sendable {
                 dbus_message_set_destination(message, destination.rawValue)
             }
             arguments = signal.arguments
-            body = signal.body
         case .reply(let address, let values):
             message = dbus_message_new(cdbus_message_type_method_return)
             if let message { Self.address(message, to: address) }
             arguments = values
-        case .replyWriting(let address, let writing):
-            message = dbus_message_new(cdbus_message_type_method_return)
-            if let message { Self.address(message, to: address) }
-            arguments = []
-            body = writing
+        case .replyWriting:
+            return nil  // see makeMessage
         case .error(let address, let error):
             message = dbus_message_new(cdbus_message_type_error)
             if let message {
@@ -219,12 +234,8 @@ enum Outgoing: Sendable {
             arguments = [.string(error.message.replacingNULs())]
         }
         guard let message else { return nil }
-        guard body?.append(to: message) ?? Marshalling.append(arguments, to: message) else {
+        guard Marshalling.append(arguments, to: message) else {
             dbus_message_unref(message)
-            // A caller must not wait for its timeout because its reply could not be built.
-            if case .replyWriting(let address, let writing) = self {
-                return Outgoing.error(address, .failed("internal error: the reply '\(writing.signature)' could not be built")).makeMessage(signals: &signals)
-            }
             return nil
         }
         return message
