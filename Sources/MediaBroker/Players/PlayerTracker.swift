@@ -38,6 +38,13 @@ public final class PlayerTracker: @unchecked Sendable {
     /// the store to their end, even if recording is allowed again meanwhile ("resumes with the
     /// next listen").
     private var suppressed: Set<String> = []
+
+    /// Whether the listen `key` was suppressed, forgetting it if `forget`. Asks the set only when it
+    /// holds anything: hashing a key to find it in an empty set was two hashes of every track change.
+    private func wasSuppressed(_ key: String, forget: Bool) -> Bool {
+        guard !suppressed.isEmpty else { return false }
+        return forget ? suppressed.remove(key) != nil : suppressed.contains(key)
+    }
     /// Listens a previous run left open (it crashed), by the player that was playing them; each
     /// waits for its player's first properties to decide whether it simply continues.
     private var leftovers: [String: [OpenListen]] = [:]
@@ -494,7 +501,7 @@ public final class PlayerTracker: @unchecked Sendable {
         let allowed = settingsThen.allows(player.appID) && privacy.allows(player.appID)
         switch effect {
         case .opened(let listen), .checkpoint(let listen):
-            guard !suppressed.contains(key) else { return }
+            guard !wasSuppressed(key, forget: false) else { return }
             guard allowed else {
                 suppressed.insert(key)
                 store.removeOpenListen(key: key) { _ in }
@@ -505,7 +512,7 @@ public final class PlayerTracker: @unchecked Sendable {
                 if case .failure(let error) = result { log.warning("could not checkpoint a listen: \(error)") }
             }
         case .finished(let listen):
-            if suppressed.remove(key) == nil, allowed, let asset = asset(listen, of: player) {
+            if !wasSuppressed(key, forget: true), allowed, let asset = asset(listen, of: player) {
                 if isTwin(listen, of: player) {
                     log.debug("\(player.uniqueName) mirrored a listen recorded from another player; not counted twice")
                     store.removeOpenListen(key: key) { _ in }
@@ -517,7 +524,7 @@ public final class PlayerTracker: @unchecked Sendable {
                 store.removeOpenListen(key: key) { _ in }
             }
         case .dropped:
-            suppressed.remove(key)
+            _ = wasSuppressed(key, forget: true)
             store.removeOpenListen(key: key) { _ in }
         }
     }
