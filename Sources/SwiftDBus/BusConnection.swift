@@ -135,7 +135,9 @@ public final class BusConnection: Sendable {
         let core = core
         // On the connection's own thread it goes out now, like a method's immediate answer.
         if loop.isCurrent {
-            core.send(.signal(signal))
+            guard core.send(.signal(signal)) != nil else {
+                throw BusError(.failed, "libdbus did not take the signal \(signal.member) (a body it refused, memory, or a closed connection)")
+            }
             return
         }
         guard loop.execute({ core.send(.signal(signal)) }) else { throw Self.closed }

@@ -184,8 +184,8 @@ enum Outgoing: Sendable {
     /// (or, for a written body, when libdbus refuses it).
     func makeMessage(signals: inout SignalTemplates) -> OpaquePointer? {
         switch self {
-        case .signal(let signal) where signal.body != nil:
-            guard let body = signal.body else { return nil }
+        case .signal(let signal):
+            guard let body = signal.body else { return makeMessageFromValues(signals: &signals) }
             let header = WireMessage.Header(
                 kind: .signal, path: signal.path.rawValue, interface: signal.interface.rawValue,
                 member: signal.member.rawValue, destination: signal.destination?.rawValue)

@@ -4,8 +4,9 @@ internal import CDBus
 ///
 /// `dbus_message_copy` of an empty signal costs ~1.3k instructions; `dbus_message_new_signal`,
 /// which checks the three names again and writes the header field by field, ~8.1k (callgrind).
-/// MediaBroker emits a `MediaAdded` for every recorded listen. A copy is a new message in every
-/// respect — its own serial, unlocked — and the template is never sent, so it never changes.
+/// For signals whose arguments are values (a body that writes itself goes through ``WireMessage``
+/// instead). A copy is a new message in every respect — its own serial, unlocked — and the
+/// template is never sent, so it never changes.
 ///
 /// Owns its template messages (unreferenced when it goes); kept by ``ConnectionCore`` and used
 /// only on its loop's thread.

@@ -69,7 +69,7 @@ struct WireWriter: ~Copyable {
     private mutating func counted(_ bytes: UnsafeRawBufferPointer, lengthBytes: Int) {
         let start = room(lengthBytes + bytes.count + 1)
         if lengthBytes == 4 {
-            start.storeBytes(of: UInt32(bytes.count).littleEndian, as: UInt32.self)
+            start.storeBytes(of: UInt32(truncatingIfNeeded: bytes.count).littleEndian, as: UInt32.self)
         } else {
             start.storeBytes(of: UInt8(truncatingIfNeeded: bytes.count), as: UInt8.self)
         }
@@ -85,7 +85,11 @@ struct WireWriter: ~Copyable {
         var text = text
         text.withUTF8 { utf8 in
             if utf8.contains(0) {
-                let cleaned = utf8.flatMap { $0 == 0 ? [0xEF, 0xBF, 0xBD] : [$0] }
+                var cleaned: [UInt8] = []
+                cleaned.reserveCapacity(utf8.count + 2 * utf8.count { $0 == 0 })
+                for byte in utf8 {
+                    if byte == 0 { cleaned.append(contentsOf: [0xEF, 0xBF, 0xBD]) } else { cleaned.append(byte) }
+                }
                 cleaned.withUnsafeBytes { counted($0, lengthBytes: 4) }
             } else {
                 counted(UnsafeRawBufferPointer(utf8), lengthBytes: 4)
@@ -119,8 +123,10 @@ struct WireWriter: ~Copyable {
         return (lengthAt, count)
     }
 
+    /// An array over 4 GiB gets a wrong length (cut to 32 bits) rather than a trap: the message is
+    /// far past D-Bus's limit then, and refused as a whole (``WireMessage``).
     mutating func endArray(_ array: (lengthAt: Int, start: Int)) {
-        patch(UInt32(count - array.start), at: array.lengthAt)
+        patch(UInt32(truncatingIfNeeded: count - array.start), at: array.lengthAt)
     }
 
     mutating func patch(_ value: UInt32, at offset: Int) {

@@ -90,8 +90,11 @@ extension TrackMetadata {
     /// track change). Bytes decide whenever the text's first bytes are ASCII: there, each byte is
     /// a `Character` of its own unless a non-ASCII one follows (a combining accent joins the
     /// character before it), so only then is `hasPrefix` asked.
+    ///
+    /// `prefix` must be ASCII and must not end in CR (a CR followed by LF is one `Character`).
     static func starts(_ text: String, with prefix: StaticString) -> Bool {
         let needle = UnsafeRawBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
+        assert(needle.allSatisfy { $0 < 0x80 } && needle.last != UInt8(ascii: "\r"), "starts(_:with:) takes an ASCII prefix not ending in CR")
         let decided: Bool? = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool? in
             // Byte by byte while both sides are ASCII: the first ASCII byte that differs decides
             // (most texts differ at once), as does running out. Non-ASCII where it matters is left

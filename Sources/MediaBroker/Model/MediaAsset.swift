@@ -100,8 +100,9 @@ public struct MediaAsset: Sendable, Hashable {
         return storage
     }
 
-    // @unchecked: the storage is written only through `writableStorage()`, that is only while one
-    // asset holds them; an instance two assets (or threads) share is never written again.
+    // @unchecked Sendable: the storage is written only through `writableStorage()`, that is only
+    // after `isKnownUniquelyReferenced` showed this asset holds the only reference — so no other
+    // asset, on any thread, can be reading it.
     private final class Storage: @unchecked Sendable {
         var id: Int64?
         var title: String

@@ -38,13 +38,6 @@ public final class PlayerTracker: @unchecked Sendable {
     /// the store to their end, even if recording is allowed again meanwhile ("resumes with the
     /// next listen").
     private var suppressed: Set<String> = []
-
-    /// Whether the listen `key` was suppressed, forgetting it if `forget`. Asks the set only when it
-    /// holds anything: hashing a key to find it in an empty set was two hashes of every track change.
-    private func wasSuppressed(_ key: String, forget: Bool) -> Bool {
-        guard !suppressed.isEmpty else { return false }
-        return forget ? suppressed.remove(key) != nil : suppressed.contains(key)
-    }
     /// Listens a previous run left open (it crashed), by the player that was playing them; each
     /// waits for its player's first properties to decide whether it simply continues.
     private var leftovers: [String: [OpenListen]] = [:]
@@ -463,7 +456,8 @@ public final class PlayerTracker: @unchecked Sendable {
         let deadline = stopped ? nil : player.listening.nextDeadline(at: current)
         // A timer armed for no later than the deadline stays: if it fires early, the tick finds
         // nothing due and arms the next. Most track changes move the deadline later (the next
-        // checkpoint), and re-arming on each cost ~7k instructions per change (issue 7).
+        // checkpoint), and cancelling and scheduling a timer on each showed in the track-change
+        // profile (README, Performance).
         if let deadline, let armed = player.deadline, player.deadlineTimer != nil, armed <= deadline { return }
         if deadline == nil, player.deadlineTimer == nil { return }
         player.deadlineTimer?.cancel()
@@ -501,7 +495,7 @@ public final class PlayerTracker: @unchecked Sendable {
         let allowed = settingsThen.allows(player.appID) && privacy.allows(player.appID)
         switch effect {
         case .opened(let listen), .checkpoint(let listen):
-            guard !wasSuppressed(key, forget: false) else { return }
+            guard !suppressed.contains(key) else { return }
             guard allowed else {
                 suppressed.insert(key)
                 store.removeOpenListen(key: key) { _ in }
@@ -512,7 +506,7 @@ public final class PlayerTracker: @unchecked Sendable {
                 if case .failure(let error) = result { log.warning("could not checkpoint a listen: \(error)") }
             }
         case .finished(let listen):
-            if !wasSuppressed(key, forget: true), allowed, let asset = asset(listen, of: player) {
+            if !unsuppress(key), allowed, let asset = asset(listen, of: player) {
                 if isTwin(listen, of: player) {
                     log.debug("\(player.uniqueName) mirrored a listen recorded from another player; not counted twice")
                     store.removeOpenListen(key: key) { _ in }
@@ -524,9 +518,16 @@ public final class PlayerTracker: @unchecked Sendable {
                 store.removeOpenListen(key: key) { _ in }
             }
         case .dropped:
-            _ = wasSuppressed(key, forget: true)
+            unsuppress(key)
             store.removeOpenListen(key: key) { _ in }
         }
+    }
+
+    /// Forgets that the listen `key` was suppressed; whether it was. Removing from an empty set
+    /// still hashes the key, once for every finished listen, so an empty set is not asked.
+    @discardableResult
+    private func unsuppress(_ key: String) -> Bool {
+        !suppressed.isEmpty && suppressed.remove(key) != nil
     }
 
     // MARK: One song, one listen

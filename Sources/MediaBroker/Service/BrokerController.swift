@@ -82,8 +82,8 @@ public final class BrokerController: @unchecked Sendable {
                         var stored = record.asset
                         stored.id = outcome.id
                         log.debug("recorded \"\(record.asset.title)\" from \(record.asset.appID)")
-                        try? connection.emit(SignalEmission(path: BrokerContract.objectPath, interface: BrokerContract.interface,
-                                                            member: Self.mediaAdded, body: AssetAnnouncement(asset: stored)))
+                        announce(SignalEmission(path: BrokerContract.objectPath, interface: BrokerContract.interface,
+                                                member: Self.mediaAdded, body: AssetAnnouncement(asset: stored)))
                         scheduleRetention(forAssetStarted: record.asset.started)
                     }
                     if retryDelay != Self.firstRetryDelay {
@@ -365,8 +365,13 @@ public final class BrokerController: @unchecked Sendable {
 
     private func announceRemoved(_ ids: [Int64]) {
         guard !ids.isEmpty else { return }
-        try? connection.emit(SignalEmission(path: BrokerContract.objectPath, interface: BrokerContract.interface,
-                                            member: "MediaRemoved", arguments: [.array(element: .int64, ids.map(DBusValue.int64))]))
+        announce(SignalEmission(path: BrokerContract.objectPath, interface: BrokerContract.interface,
+                                member: "MediaRemoved", arguments: [.array(element: .int64, ids.map(DBusValue.int64))]))
+    }
+
+    /// Sends a signal; one that could not be sent is logged, since no caller waits on it.
+    private func announce(_ signal: SignalEmission) {
+        do { try connection.emit(signal) } catch { log.warning("could not send \(signal.member): \(error)") }
     }
 
     /// Deletes what is older than the retention allows, then sleeps until the oldest remaining
