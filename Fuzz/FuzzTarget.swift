@@ -26,7 +26,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     case 4: fuzzSettings(Array(bytes.dropFirst()))
     case 5: fuzzSingleValues(&input)
     case 6: fuzzWire(Array(bytes.dropFirst()))
-    default: fuzzMarshalling(&input)
+    default: if input.byte() & 1 == 0 { fuzzMarshalling(&input) } else { fuzzAssetPage(&input) }
     }
     return 0
 }
@@ -251,4 +251,51 @@ func fuzzMarshalling(_ input: inout FuzzInput) {
     let back = try? Marshalling.read(message)
     expect(back?.map(\.signature) == values.map(\.signature), "signatures changed on the way through a message")
     for value in back ?? [] { expectBounded(TrackMetadata.decode(value)) }
+}
+
+/// Assets built from the fuzz format, written as a `RecentMedia` page by SwiftDBus's own writer and
+/// handed to libdbus whole (`WireMessage`): libdbus must take every page the broker can build, and
+/// the body must be byte for byte what libdbus's iterators write for the same values.
+func fuzzAssetPage(_ input: inout FuzzInput) {
+    func someText(_ longest: UInt8) -> String { input.text(Int(input.byte() % longest)) }
+    func maybeText(_ longest: UInt8) -> String? { input.byte() % 3 == 0 ? nil : someText(longest) }
+    var assets: [MediaAsset] = []
+    for _ in 0..<Int(input.byte() % 4) {
+        let artists = (0..<Int(input.byte() % 4)).map { _ in someText(24) }
+        let kinds: [MediaAsset.Kind?] = [nil, .music, .podcast, .audiobook, .video]
+        assets.append(MediaAsset(
+            id: input.byte() % 2 == 0 ? nil : input.integer(Int64.self), title: someText(48), artists: artists,
+            album: maybeText(32), appID: someText(24), appName: maybeText(24), appIcon: maybeText(40),
+            started: input.integer(), ended: input.integer(), listened: input.integer(),
+            length: input.byte() % 2 == 0 ? nil : input.integer(Int64.self), kind: kinds[Int(input.byte()) % kinds.count],
+            source: input.byte() % 2 == 0 ? .mpris : .donation))
+    }
+    guard let message = WireMessage.make(WireMessage.Header(kind: .methodReturn, replySerial: 1), arguments: AssetPage(assets: assets))
+    else { return expect(false, "libdbus refused a page the broker built: \(assets)") }
+    defer { dbus_message_unref(message) }
+    // The same values through libdbus's iterators (NULs replaced, as the writer replaces them).
+    guard let reference = dbus_message_new(cdbus_message_type_method_return) else { return }
+    defer { dbus_message_unref(reference) }
+    dbus_message_set_serial(reference, 1)
+    let values: [DBusValue] = [.array(element: .vardict, assets.map { withoutNULs($0.fields) })]
+    expect(Marshalling.append(values, to: reference), "libdbus's iterators refused the reference page: \(values)")
+    let written = try? MessageBody(of: message, signature: "aa{sv}").bytes
+    let iterated = try? MessageBody(of: reference, signature: "aa{sv}").bytes
+    expect(written != nil && written == iterated, "the page written in Swift differs from libdbus's for \(values)")
+}
+
+/// `value` with every NUL in its strings replaced by U+FFFD, as `ArgumentWriter` sends them.
+func withoutNULs(_ value: DBusValue) -> DBusValue {
+    switch value {
+    case .string(let text):
+        return .string(String(decoding: text.utf8.flatMap { $0 == 0 ? [0xEF, 0xBF, 0xBD] : [$0] }, as: UTF8.self))
+    case .variant(let inner):
+        return .variant(withoutNULs(inner))
+    case .array(let element, let items):
+        return .array(element: element, items.map(withoutNULs))
+    case .dictionary(let key, let valueType, let entries):
+        return .dictionary(key: key, value: valueType, entries.map { .init(key: withoutNULs($0.key), value: withoutNULs($0.value)) })
+    default:
+        return value
+    }
 }
