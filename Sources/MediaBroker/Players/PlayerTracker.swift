@@ -70,9 +70,9 @@ public final class PlayerTracker: @unchecked Sendable {
         var waitingForApp: [() -> Void] = []
         var listening: PlayerListening
         var status: PlaybackStatus?
-        var deadlineTimer: TimerToken?
-        /// When `deadlineTimer` fires: a deadline no earlier than this keeps the timer (see `scheduleDeadline`).
-        var deadline: Microseconds?
+        /// The timer for the listen's next deadline and when it fires: a deadline no earlier than
+        /// that keeps it (see `scheduleDeadline`).
+        var deadlineTimer: (token: TimerToken, firesAt: Microseconds)?
         /// The last raw `Metadata` and `Rate` the player sent: the same value in a signal that differs
         /// otherwise (a new status, say) is not turned into `TrackMetadata` or an event again.
         var lastMetadata: DBusValue?
@@ -295,7 +295,7 @@ public final class PlayerTracker: @unchecked Sendable {
         log.info("player \(player.appID) (\(player.uniqueName)) left the bus")
         resolveNowIfPending(player)
         handle(.playerGone, for: player)
-        player.deadlineTimer?.cancel()
+        player.deadlineTimer?.token.cancel()
         player.rereadTimer?.cancel()
         players[player.uniqueName] = nil
         if players.count < Self.maxPlayers { loggedPlayerLimit = false }
@@ -458,19 +458,17 @@ public final class PlayerTracker: @unchecked Sendable {
         // nothing due and arms the next. Most track changes move the deadline later (the next
         // checkpoint), and cancelling and scheduling a timer on each showed in the track-change
         // profile (README, Performance).
-        if let deadline, let armed = player.deadline, player.deadlineTimer != nil, armed <= deadline { return }
-        if deadline == nil, player.deadlineTimer == nil { return }
-        player.deadlineTimer?.cancel()
+        if let deadline, let armed = player.deadlineTimer, armed.firesAt <= deadline { return }
+        player.deadlineTimer?.token.cancel()
         player.deadlineTimer = nil
-        player.deadline = deadline
         guard let deadline else { return }
         let delay = Duration.microseconds(max(0, deadline - current))
-        player.deadlineTimer = connection.schedule(after: delay) { [self] in
+        let token = connection.schedule(after: delay) { [self] in
             guard players[player.uniqueName] === player else { return }
             player.deadlineTimer = nil
-            player.deadline = nil
             handle(.tick, for: player)
         }
+        player.deadlineTimer = (token, deadline)
     }
 
     private func asset(_ listen: Listen, of player: Player) -> MediaAsset? {
@@ -631,7 +629,7 @@ public final class PlayerTracker: @unchecked Sendable {
         for player in players.values {
             resolveNowIfPending(player)
             handle(.brokerStopping, for: player)
-            player.deadlineTimer?.cancel()
+            player.deadlineTimer?.token.cancel()
             player.rereadTimer?.cancel()
         }
         stopped = true
