@@ -239,6 +239,48 @@ func fuzzWire(_ bytes: [UInt8]) {
         // What arrived from libdbus can be sent again.
         checkMarshals(value, "a value read from the wire")
     }
+    checkReadInPlace(message, values)
+}
+
+/// A body read where it lies (`BodyReader`, `PropertiesChangedSignal`) must give what decoding it
+/// whole gives: every dictionary entry, and a `PropertiesChanged`'s interface, properties and
+/// invalidated names.
+func checkReadInPlace(_ message: OpaquePointer, _ values: [DBusValue]) {
+    let signature = dbus_message_get_signature(message).map { String(cString: $0) } ?? ""
+    guard let body = try? MessageBody(of: message, signature: Signature(validated: signature)) else { return }
+    var visited: [[DBusValue.DictionaryEntry]] = []
+    let read: Void? = try? body.read { reader throws(MarshallingError) in
+        while !reader.isAtEnd {
+            var entries: [DBusValue.DictionaryEntry] = []
+            let isDictionary = try reader.entries { key, value throws(MarshallingError) in
+                // Every other entry is stepped over rather than read.
+                let content: DBusValue = entries.count % 2 == 0 ? try value.value() : .boolean(false)
+                entries.append(.init(key: .string(key.string), value: content))
+            }
+            visited.append(isDictionary ? entries : [])
+        }
+    }
+    expect(read != nil, "a body libdbus took could not be read in place: \(values)")
+    let expected: [[DBusValue.DictionaryEntry]] = values.map { value in
+        guard case .dictionary(let key, _, let entries) = value.unwrapped, key == .string || key == .objectPath else { return [] }
+        return entries.enumerated().map { index, entry in
+            var content = entry.value
+            if case .variant(let inner) = content { content = inner }
+            return .init(key: .string((try? entry.key.string()) ?? ""), value: index % 2 == 0 ? content : .boolean(false))
+        }
+    }
+    expect(visited == expected, "entries read in place differ from the decoded ones: \(values)")
+
+    let signal = PropertiesChangedSignal(body)
+    let isSignal = values.count == 3 && (try? values[0].string()) != nil
+    expect((signal != nil) == isSignal, "PropertiesChanged read in place: \(signal != nil), decoded: \(isSignal)")
+    guard let signal else { return }
+    let whole = PlayerProperties((try? values[1].vardict()) ?? [:])
+    expect(signal.interface == (try? values[0].string()), "interface")
+    expect(signal.invalidated == ((try? values[2].strings()) ?? []), "invalidated names")
+    expect(signal.changed.metadata == whole.metadata, "metadata read in place differs: \(values)")
+    expect(signal.changed.playbackStatus == whole.playbackStatus && signal.changed.rate == whole.rate, "status or rate differs")
+    if let metadata = signal.changed.metadata { expectBounded(metadata) }
 }
 
 /// A value built from the fuzz format, checked, appended to a real message and read back: what the

@@ -15,7 +15,8 @@ extension DBusValue {
         return value
     }
 
-    private func mismatch(_ expected: String) -> TypeMismatch {
+    @usableFromInline
+    func mismatch(_ expected: String) -> TypeMismatch {
         TypeMismatch(expected: expected, found: unwrapped.signature)
     }
 
@@ -36,6 +37,11 @@ extension DBusValue {
 
     /// Any D-Bus integer type whose value fits `T` — the contract's "be liberal with clients":
     /// python3-dbus sends `i`, gdbus callers write `<uint32 50>`, both mean the same number.
+    ///
+    /// Inlinable so that a caller in another module gets it specialised for its `T`: called
+    /// generically it asked the runtime for `Optional<T>`'s metadata each time (callgrind, a
+    /// track change's `mpris:length`).
+    @inlinable
     public func integer<T: FixedWidthInteger>(as type: T.Type = T.self) throws(TypeMismatch) -> T {
         let result: T?
         switch unwrapped {

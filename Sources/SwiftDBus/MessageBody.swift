@@ -79,9 +79,9 @@ public struct MessageBody: Sendable, Equatable {
 /// signature, and nesting is bounded like ``Marshalling/maximumDepth``: the reader relies on
 /// libdbus's validation for the values' meaning, never for memory safety.
 struct WireReader {
-    private let body: UnsafeRawBufferPointer
+    let body: UnsafeRawBufferPointer
     private let isBigEndian: Bool
-    private var offset = 0
+    var offset = 0
 
     init(_ body: UnsafeRawBufferPointer, isBigEndian: Bool) {
         self.body = body
@@ -93,7 +93,7 @@ struct WireReader {
     }
 
     /// A position in a signature: the message's own, or a variant's (which lies in the body).
-    private struct Types {
+    struct Types {
         let text: UnsafeRawBufferPointer
         var index: Int
 
@@ -141,13 +141,13 @@ struct WireReader {
 
     // MARK: Basic values
 
-    private mutating func align(_ boundary: Int) throws(MarshallingError) {
+    mutating func align(_ boundary: Int) throws(MarshallingError) {
         let aligned = (offset + boundary - 1) & ~(boundary - 1)
         guard aligned <= body.count else { throw Self.malformed("padding runs past the end") }
         offset = aligned
     }
 
-    private mutating func fixed<T: FixedWidthInteger>(_: T.Type) throws(MarshallingError) -> T {
+    mutating func fixed<T: FixedWidthInteger>(_: T.Type) throws(MarshallingError) -> T {
         let size = MemoryLayout<T>.size
         try align(size)
         guard size <= body.count - offset else { throw Self.malformed("a \(size)-byte value runs past the end") }
@@ -157,25 +157,25 @@ struct WireReader {
     }
 
     /// `count` bytes followed by the NUL that ends every string and signature.
-    private mutating func terminated(_ count: Int) throws(MarshallingError) -> UnsafeRawBufferPointer {
+    mutating func terminated(_ count: Int) throws(MarshallingError) -> UnsafeRawBufferPointer {
         guard count < body.count - offset, body[offset + count] == 0 else { throw Self.malformed("a string without its NUL") }
         defer { offset += count + 1 }
         return UnsafeRawBufferPointer(rebasing: body[offset..<offset + count])
     }
 
-    private mutating func string() throws(MarshallingError) -> String {
+    mutating func string() throws(MarshallingError) -> String {
         let count = Int(try fixed(UInt32.self))
         return String(decoding: try terminated(count), as: UTF8.self)
     }
 
     /// A signature's text (`g`, and the type of a variant's content): a one-byte length.
-    private mutating func signatureText() throws(MarshallingError) -> UnsafeRawBufferPointer {
+    mutating func signatureText() throws(MarshallingError) -> UnsafeRawBufferPointer {
         try terminated(Int(try fixed(UInt8.self)))
     }
 
     // MARK: Values
 
-    private static func alignment(of code: UInt8) -> Int {
+    static func alignment(of code: UInt8) -> Int {
         switch code {
         case UInt8(ascii: "n"), UInt8(ascii: "q"): 2
         case UInt8(ascii: "b"), UInt8(ascii: "i"), UInt8(ascii: "u"), UInt8(ascii: "s"), UInt8(ascii: "o"),
@@ -185,7 +185,7 @@ struct WireReader {
         }
     }
 
-    private mutating func value(_ types: inout Types, depth: Int) throws(MarshallingError) -> DBusValue {
+    mutating func value(_ types: inout Types, depth: Int) throws(MarshallingError) -> DBusValue {
         guard depth <= Marshalling.maximumDepth else { throw Self.malformed("values nested more than \(Marshalling.maximumDepth) deep") }
         let code = try types.next()
         switch code {

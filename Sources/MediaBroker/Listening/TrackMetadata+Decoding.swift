@@ -40,6 +40,19 @@ extension TrackMetadata {
         return decode(values)
     }
 
+    /// The metadata in an MPRIS `Metadata` value read where it lies in a message (a signal's
+    /// changed properties, see ``PropertiesChangedSignal``): only the keys read become values, in
+    /// one pass, as ``decode(_:)-(DBusValue)`` takes them from a decoded value. Throws only for a
+    /// malformed body.
+    static func decode(_ value: inout EntryReader) throws(MarshallingError) -> TrackMetadata {
+        var values = KeyValues()
+        let isDictionary = try value.entries { name, entry throws(MarshallingError) in
+            guard let slot = KeyValues.slot(name) else { return }
+            values[slot] = try entry.value()
+        }
+        return isDictionary ? decode(values) : .empty
+    }
+
     /// The metadata in an MPRIS `Metadata` dictionary. Never throws, and a key of the wrong type is
     /// absent without costing the others (quirk 1):
     /// - text keys accept `s`, `o` or `g`; list keys accept `as`, an array of variants, or a single
@@ -106,13 +119,32 @@ extension TrackMetadata {
         /// The slot of a key read; `nil` for every other key. Told apart by length first, so a
         /// key is compared with one or two names rather than nine (a dozen keys per track change).
         static func slot(_ name: String) -> Slot? {
+            slot(count: name.utf8.count) { name == $0 }
+        }
+
+        private static func slot(count: Int, is matches: (String) -> Bool) -> Slot? {
+            switch count {
+            case 9: matches(Key.url) ? .url : nil
+            case 11: matches(Key.title) ? .title : matches(Key.album) ? .album : matches(Key.genre) ? .genre : nil
+            case 12: matches(Key.artist) ? .artist : matches(Key.length) ? .length : nil
+            case 13: matches(Key.trackID) ? .trackID : nil
+            case 17: matches(Key.albumArtist) ? .albumArtist : nil
+            case 19: matches(Key.exclude) ? .exclude : nil
+            default: nil
+            }
+        }
+
+        /// The same for a key where it lies in a message, compared with the names as static text:
+        /// ``Key``'s `String`s, each behind a lazy global, cost more to reach than to compare.
+        /// (MetadataDecodingTests checks that both give every key the same slot.)
+        static func slot(_ name: EntryKey) -> Slot? {
             switch name.utf8.count {
-            case 9: name == Key.url ? .url : nil
-            case 11: name == Key.title ? .title : name == Key.album ? .album : name == Key.genre ? .genre : nil
-            case 12: name == Key.artist ? .artist : name == Key.length ? .length : nil
-            case 13: name == Key.trackID ? .trackID : nil
-            case 17: name == Key.albumArtist ? .albumArtist : nil
-            case 19: name == Key.exclude ? .exclude : nil
+            case 9: name.equals("xesam:url") ? .url : nil
+            case 11: name.equals("xesam:title") ? .title : name.equals("xesam:album") ? .album : name.equals("xesam:genre") ? .genre : nil
+            case 12: name.equals("xesam:artist") ? .artist : name.equals("mpris:length") ? .length : nil
+            case 13: name.equals("mpris:trackid") ? .trackID : nil
+            case 17: name.equals("xesam:albumArtist") ? .albumArtist : nil
+            case 19: name.equals("mediabroker:exclude") ? .exclude : nil
             default: nil
             }
         }

@@ -1,14 +1,14 @@
 import SwiftDBus
 
 /// The properties of `org.mpris.MediaPlayer2.Player` the tracker follows, as a signal or a read
-/// reported them: each `nil` when it was not there.
+/// reported them: each `nil` when it was not there. `Metadata` arrives decoded (``TrackMetadata``);
+/// the status and rate stay raw, a short value each, for their events to read.
 ///
-/// Read from a signal's `a{sv}` in one pass over its entries, as ``DBusValue/vardict()`` would take
-/// them (a key sent twice keeps its last value; one variant wrapper removed), without building a
-/// dictionary of every property first: hashing the names was ~3k instructions of every track
-/// change (callgrind, bench track changes).
+/// From a signal, read in one pass over its entries where they lie (``take(_:_:)``), as
+/// ``DBusValue/vardict()`` would take them: a key sent twice keeps its last value, one variant
+/// wrapper is removed.
 struct PlayerProperties {
-    var metadata: DBusValue?
+    var metadata: TrackMetadata?
     var playbackStatus: DBusValue?
     var rate: DBusValue?
 
@@ -17,28 +17,26 @@ struct PlayerProperties {
     static let playbackStatusName = "PlaybackStatus"
     static let rateName = "Rate"
 
+    /// None yet: a signal's are taken one entry at a time.
+    init() {}
+
     /// Those of a `GetAll` reply.
     init(_ properties: [String: DBusValue]) {
-        metadata = properties[Self.metadataName]
+        metadata = properties[Self.metadataName].map { TrackMetadata.decode($0) }
         playbackStatus = properties[Self.playbackStatusName]
         rate = properties[Self.rateName]
     }
 
-    /// Those of an `a{sv}` (a `PropertiesChanged` signal's changed properties); none when the value
-    /// is not a string-keyed dictionary.
-    init(vardict value: DBusValue) {
-        guard case .dictionary(let keyType, _, let entries) = value.unwrapped, keyType == .string || keyType == .objectPath
-        else { return }
-        for entry in entries {
-            guard let name = try? entry.key.string() else { continue }
-            let value: DBusValue
-            if case .variant(let inner) = entry.value { value = inner } else { value = entry.value }
-            switch name {
-            case Self.metadataName: metadata = value
-            case Self.playbackStatusName: playbackStatus = value
-            case Self.rateName: rate = value
-            default: continue
-            }
+    /// Takes one entry of a signal's changed properties (`a{sv}`); other properties are stepped over.
+    mutating func take(_ name: EntryKey, _ value: inout EntryReader) throws(MarshallingError) {
+        // The names as static text, as ``TrackMetadata``'s keys are matched (PlayerPropertiesTests
+        // checks they spell the names above).
+        if name.equals("Metadata") {
+            metadata = try TrackMetadata.decode(&value)
+        } else if name.equals("PlaybackStatus") {
+            playbackStatus = try value.value()
+        } else if name.equals("Rate") {
+            rate = try value.value()
         }
     }
 

@@ -73,9 +73,10 @@ public final class PlayerTracker: @unchecked Sendable {
         /// The timer for the listen's next deadline and when it fires: a deadline no earlier than
         /// that keeps it (see `scheduleDeadline`).
         var deadlineTimer: (token: TimerToken, firesAt: Microseconds)?
-        /// The last raw `Metadata` and `Rate` the player sent: the same value in a signal that differs
-        /// otherwise (a new status, say) is not turned into `TrackMetadata` or an event again.
-        var lastMetadata: DBusValue?
+        /// The last `Metadata` the player sent, decoded, and its last raw `Rate`: the same again in a
+        /// signal that differs otherwise (a new status, say) is no event. A change only to keys the
+        /// broker does not read (`mpris:artUrl`) is no new track either.
+        var lastMetadata: TrackMetadata?
         var lastRate: DBusValue?
         /// The body of the last `PropertiesChanged` applied, kept only while nothing else has reached
         /// this player (see ``PlayerTracker/forgetLastSignal(of:)``). The same body again then changes
@@ -214,28 +215,26 @@ public final class PlayerTracker: @unchecked Sendable {
     private func propertiesChanged(_ message: BusMessage) {
         guard !stopped, let sender = message.sender, let player = players[sender], message.path == Self.mprisPath else { return }
         guard message.body != player.lastSignal else { return }
-        let startedRead = apply(propertiesChanged: message.arguments, to: player)
+        let startedRead = PropertiesChangedSignal(message.body).map { apply($0, to: player) } ?? false
         player.lastSignal = startedRead ? nil : message.body
     }
 
-    /// Applies a `PropertiesChanged` signal's arguments; returns whether that started a read of the
-    /// player, which a repeat of the signal would start again (so it must not be dropped).
-    private func apply(propertiesChanged arguments: [DBusValue], to player: Player) -> Bool {
-        guard arguments.count == 3, let interface = try? arguments[0].string() else { return false }
+    /// Applies a `PropertiesChanged` signal; returns whether that started a read of the player,
+    /// which a repeat of the signal would start again (so it must not be dropped).
+    private func apply(_ signal: PropertiesChangedSignal, to player: Player) -> Bool {
         // Other interfaces (Playlists, TrackList) are none of our business (quirk 12).
-        guard interface == Self.playerInterface.rawValue else {
-            guard interface == Self.rootInterface.rawValue else { return false }
+        guard signal.interface == Self.playerInterface.rawValue else {
+            guard signal.interface == Self.rootInterface.rawValue else { return false }
             readIdentity(of: player)
             return true
         }
-        let changed = PlayerProperties(vardict: arguments[1])
-        let invalidated = (try? arguments[2].strings()) ?? []
+        let changed = signal.changed
         // A new track without its status: the player may not re-send PlaybackStatus (quirk 10),
         // so it is read again.
         let metadataChanged = apply(changed, to: player)
         let newTrackWithoutStatus = metadataChanged && changed.playbackStatus == nil
         // Only-invalidated properties are re-read, not taken as cleared (quirk 11).
-        let reread = invalidated.contains(where: changed.lacks)
+        let reread = signal.invalidated.contains(where: changed.lacks)
         guard reread || newTrackWithoutStatus else { return false }
         readPlayerProperties(of: player)
         return true
@@ -407,7 +406,7 @@ public final class PlayerTracker: @unchecked Sendable {
         if let metadata = properties.metadata, metadata != player.lastMetadata {
             player.lastMetadata = metadata
             metadataChanged = true
-            handle(.metadata(mpris: metadata), for: player)
+            handle(.metadata(metadata), for: player)
         }
         if let rate = properties.rate, rate != player.lastRate, let event = PlayerEvent.rate(mpris: rate) {
             player.lastRate = rate
