@@ -41,15 +41,22 @@ enum BoundedText {
     /// 0x7F, and the two-byte sequences C2 80 to C2 9F. The only whitespace among printable ASCII is
     /// the space.
     private static func isAlreadyClean(_ text: String, maxBytes: Int) -> Bool {
-        var text = text
         let count = text.utf8.count
         guard count > 0, count <= maxBytes else { return false }
-        let scan = text.withUTF8 { bytes -> (clean: Bool, ascii: Bool) in
+        func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> (clean: Bool, ascii: Bool) {
             guard bytes[0] != 0x20, bytes[count - 1] != 0x20 else { return (false, true) }
             return scanForControls(UnsafeRawBufferPointer(bytes))
         }
-        guard scan.clean else { return false }
-        if scan.ascii { return true }
+        // The bytes where they lie; `withUTF8` would need a mutable copy, a retain and a release.
+        let scanned: (clean: Bool, ascii: Bool)
+        if let direct = text.utf8.withContiguousStorageIfAvailable(scan) {
+            scanned = direct
+        } else {
+            var copy = text
+            scanned = copy.withUTF8(scan)
+        }
+        guard scanned.clean else { return false }
+        if scanned.ascii { return true }
         return !(text.first?.isWhitespace ?? true) && !(text.last?.isWhitespace ?? true)
     }
 
