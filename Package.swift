@@ -40,6 +40,7 @@ let package = Package(
 
         .testTarget(name: "SwiftDBusTests", dependencies: ["SwiftDBus", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "MediaBrokerTests", dependencies: ["MediaBroker", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "MediaDonationClientTests", dependencies: ["MediaDonationClient", "SwiftDBus"], swiftSettings: strict),
         .testTarget(name: "BrokerCtlTests", dependencies: ["broker-ctl", "MediaDonationClient", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "EndToEndTests",

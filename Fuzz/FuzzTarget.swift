@@ -271,6 +271,28 @@ func checkReadInPlace(_ message: OpaquePointer, _ values: [DBusValue]) {
     }
     expect(visited == expected, "entries read in place differ from the decoded ones: \(values)")
 
+    // The same for arrays' elements, every other one read (one variant removed), the rest stepped over.
+    var elements: [[DBusValue]] = []
+    let readElements: Void? = try? body.read { reader throws(MarshallingError) in
+        while !reader.isAtEnd {
+            var items: [DBusValue] = []
+            let isArray = try reader.elements { element throws(MarshallingError) in
+                items.append(items.count % 2 == 0 ? try element.value() : .boolean(false))
+            }
+            elements.append(isArray ? items : [])
+        }
+    }
+    expect(readElements != nil, "a body libdbus took could not be read in place by elements: \(values)")
+    let expectedElements: [[DBusValue]] = values.map { value in
+        guard case .array(_, let items) = value.unwrapped else { return [] }
+        return items.enumerated().map { index, item in
+            guard index % 2 == 0 else { return .boolean(false) }
+            if case .variant(let inner) = item { return inner }
+            return item
+        }
+    }
+    expect(elements == expectedElements, "elements read in place differ from the decoded ones: \(values)")
+
     let signal = PropertiesChangedSignal(body)
     let isSignal = values.count == 3 && (try? values[0].string()) != nil
     expect((signal != nil) == isSignal, "PropertiesChanged read in place: \(signal != nil), decoded: \(isSignal)")

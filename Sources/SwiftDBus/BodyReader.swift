@@ -25,12 +25,19 @@ public struct BodyReader: ~Copyable {
         try wire.value(&types, depth: 0)
     }
 
+    /// Visits the elements of the next argument when it is — inside any variants — an array (not a
+    /// dictionary): `visit` gets a reader of each element, in order; an element it does not read is
+    /// stepped over. Any other argument is stepped over, and `false` returned.
+    public mutating func elements(_ visit: (inout ValueReader) throws(MarshallingError) -> Void) throws(MarshallingError) -> Bool {
+        try wire.elements(&types, depth: 0, visit)
+    }
+
     /// Visits the entries of the next argument when it is — inside any variants — a dictionary
     /// keyed by strings or object paths (`a{s…}`, `a{o…}`): `visit` gets each key and a reader of
     /// its value, in order; a value it does not read is stepped over. Any other argument is stepped
     /// over, and `false` returned.
     public mutating func entries(
-        _ visit: (EntryKey, inout EntryReader) throws(MarshallingError) -> Void
+        _ visit: (EntryKey, inout ValueReader) throws(MarshallingError) -> Void
     ) throws(MarshallingError) -> Bool {
         try wire.entries(&types, depth: 0, visit)
     }
@@ -53,9 +60,9 @@ public struct EntryKey {
     public var string: String { String(decoding: utf8, as: UTF8.self) }
 }
 
-/// One dictionary entry's value, for ``BodyReader/entries(_:)``: read it, or leave it to be stepped
-/// over.
-public struct EntryReader: ~Copyable {
+/// One value inside an argument — a dictionary entry's (``BodyReader/entries(_:)``) or an array
+/// element (``BodyReader/elements(_:)``): read it, or leave it to be stepped over.
+public struct ValueReader: ~Copyable {
     fileprivate var wire: WireReader
     fileprivate let type: UnsafeRawBufferPointer
     fileprivate let depth: Int
@@ -78,7 +85,7 @@ public struct EntryReader: ~Copyable {
     /// Visits the entries of the value (see ``BodyReader/entries(_:)``). Reading it a second time
     /// throws.
     public mutating func entries(
-        _ visit: (EntryKey, inout EntryReader) throws(MarshallingError) -> Void
+        _ visit: (EntryKey, inout ValueReader) throws(MarshallingError) -> Void
     ) throws(MarshallingError) -> Bool {
         guard !isRead else { throw MarshallingError(reason: "a dictionary value read twice") }
         isRead = true
@@ -110,49 +117,89 @@ extension WireReader {
     /// Visits a dictionary's entries (see ``BodyReader/entries(_:)``); `types` is at the value's
     /// type, variants around the dictionary are unwrapped.
     fileprivate mutating func entries(
-        _ types: inout Types, depth: Int, _ visit: (EntryKey, inout EntryReader) throws(MarshallingError) -> Void
+        _ types: inout Types, depth: Int, _ visit: (EntryKey, inout ValueReader) throws(MarshallingError) -> Void
+    ) throws(MarshallingError) -> Bool {
+        try container(&types, depth: depth) { wire, types, depth throws(MarshallingError) in
+            let start = types.index
+            let element = types.text.count > start + 1 ? types.text[start + 1] : 0
+            let key = types.text.count > start + 2 ? types.text[start + 2] : 0
+            guard types.text[start] == UInt8(ascii: "a"), element == UInt8(ascii: "{"),
+                  key == UInt8(ascii: "s") || key == UInt8(ascii: "o") else { return false }
+            types.index += 1
+            let length = Int(try wire.fixed(UInt32.self))
+            let entryType = try types.skipCompleteType()
+            guard entryType.count >= 4 else { throw Self.malformed("a dictionary entry type without key and value") }
+            try wire.align(8)
+            guard length <= wire.body.count - wire.offset else { throw Self.malformed("an array runs past the end") }
+            let end = wire.offset + length
+            let valueType = UnsafeRawBufferPointer(rebasing: entryType[2..<(entryType.count - 1)])
+            while wire.offset < end {
+                try wire.align(8)
+                let name = EntryKey(utf8: try wire.terminated(Int(try wire.fixed(UInt32.self))))
+                try wire.visitValue(of: valueType, depth: depth + 2) { value throws(MarshallingError) in try visit(name, &value) }
+            }
+            guard wire.offset == end else { throw Self.malformed("a dictionary entry runs past the array") }
+            return true
+        }
+    }
+
+    /// Visits an array's elements (see ``BodyReader/elements(_:)``); `types` is at the value's type,
+    /// variants around the array are unwrapped.
+    fileprivate mutating func elements(
+        _ types: inout Types, depth: Int, _ visit: (inout ValueReader) throws(MarshallingError) -> Void
+    ) throws(MarshallingError) -> Bool {
+        try container(&types, depth: depth) { wire, types, depth throws(MarshallingError) in
+            let start = types.index
+            guard types.text[start] == UInt8(ascii: "a"), types.text.count > start + 1,
+                  types.text[start + 1] != UInt8(ascii: "{") else { return false }
+            types.index += 1
+            let length = Int(try wire.fixed(UInt32.self))
+            let elementType = try types.skipCompleteType()
+            try wire.align(Self.alignment(of: elementType[0]))
+            guard length <= wire.body.count - wire.offset else { throw Self.malformed("an array runs past the end") }
+            let end = wire.offset + length
+            while wire.offset < end {
+                try wire.visitValue(of: elementType, depth: depth + 1, visit)
+            }
+            guard wire.offset == end else { throw Self.malformed("an array element runs past the array") }
+            return true
+        }
+    }
+
+    /// The value at `types` — inside any variants — read by `read` when it is the container `read`
+    /// takes (it answers `true`, having read it), else stepped over (`read` answers `false`, having
+    /// read nothing). Whether `read` took it.
+    private mutating func container(
+        _ types: inout Types, depth: Int,
+        _ read: (inout WireReader, inout Types, Int) throws(MarshallingError) -> Bool
     ) throws(MarshallingError) -> Bool {
         guard depth <= Marshalling.maximumDepth else { throw Self.malformed("values nested more than \(Marshalling.maximumDepth) deep") }
         let start = types.index
-        switch try types.peek() {
-        case UInt8(ascii: "v"):
+        if try types.peek() == UInt8(ascii: "v") {
             types.index += 1
             var inner = Types(text: try signatureText(), index: 0)
-            let found = try entries(&inner, depth: depth + 1, visit)
+            let found = try container(&inner, depth: depth + 1, read)
             guard inner.isAtEnd else { throw Self.malformed("a variant holding more than one value") }
             return found
-        case UInt8(ascii: "a"):
-            let element = types.text.count > start + 1 ? types.text[start + 1] : 0
-            let key = types.text.count > start + 2 ? types.text[start + 2] : 0
-            guard element == UInt8(ascii: "{"), key == UInt8(ascii: "s") || key == UInt8(ascii: "o") else { break }
-            types.index += 1
-            let length = Int(try fixed(UInt32.self))
-            let entryType = try types.skipCompleteType()
-            guard entryType.count >= 4 else { throw Self.malformed("a dictionary entry type without key and value") }
-            try align(8)
-            guard length <= body.count - offset else { throw Self.malformed("an array runs past the end") }
-            let end = offset + length
-            let valueType = UnsafeRawBufferPointer(rebasing: entryType[2..<(entryType.count - 1)])
-            while offset < end {
-                try align(8)
-                let name = EntryKey(utf8: try terminated(Int(try fixed(UInt32.self))))
-                var entry = EntryReader(wire: self, type: valueType, depth: depth + 2)
-                try visit(name, &entry)
-                self = entry.wire
-                if !entry.isRead {
-                    var skipped = Types(text: valueType, index: 0)
-                    try skip(&skipped, depth: depth + 2)
-                    guard skipped.isAtEnd else { throw Self.malformed("a dictionary value of more than one type") }
-                }
-            }
-            guard offset == end else { throw Self.malformed("a dictionary entry runs past the array") }
-            return true
-        default:
-            break
         }
+        if try read(&self, &types, depth) { return true }
         types.index = start
         try skip(&types, depth: depth)
         return false
+    }
+
+    /// Hands `visit` a reader of the value of type `type` here, then steps over it unless `visit`
+    /// read it.
+    private mutating func visitValue(
+        of type: UnsafeRawBufferPointer, depth: Int, _ visit: (inout ValueReader) throws(MarshallingError) -> Void
+    ) throws(MarshallingError) {
+        var value = ValueReader(wire: self, type: type, depth: depth)
+        try visit(&value)
+        self = value.wire
+        guard !value.isRead else { return }
+        var skipped = Types(text: type, index: 0)
+        try skip(&skipped, depth: depth)
+        guard skipped.isAtEnd else { throw Self.malformed("a value of more than one type") }
     }
 
     /// Steps over one complete value of the type at `types`, checking it against the end of the

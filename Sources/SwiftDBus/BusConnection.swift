@@ -88,8 +88,13 @@ public final class BusConnection: Sendable {
 
     /// Calls a method; `completion` runs on the connection's thread with the reply, or with the
     /// error reply, a timeout (`NoReply`) or `Disconnected`.
+    ///
+    /// With `decodingReply` false the reply's values are not decoded on the connection's thread:
+    /// the caller reads its ``BusMessage/body`` where it lies (``MessageBody/read(_:)``) — for a
+    /// large reply of which it keeps its own types, not a tree of ``DBusValue``s — or decodes it
+    /// with ``BusMessage/arguments`` on first use.
     public func call(
-        _ call: MethodCall, timeout: Duration = .seconds(25),
+        _ call: MethodCall, timeout: Duration = .seconds(25), decodingReply: Bool = true,
         completion: @escaping @Sendable (Result<BusMessage, BusError>) -> Void
     ) {
         do {
@@ -100,18 +105,19 @@ public final class BusConnection: Sendable {
         }
         let core = core
         let timeoutMicroseconds = max(0, timeout.microseconds)
-        let submitted = loop.execute { core.send(call, timeout: timeoutMicroseconds, completion: completion) }
+        let submitted = loop.execute { core.send(call, timeout: timeoutMicroseconds, decodingReply: decodingReply, completion: completion) }
         if !submitted { completion(.failure(BusError(.disconnected, "the connection is closed"))) }
     }
 
     /// Calls a method and waits for its reply. An error reply throws it as a ``BusError``.
-    public func call(_ call: MethodCall, timeout: Duration = .seconds(25)) async throws(BusError) -> BusMessage {
+    /// `decodingReply` as for ``call(_:timeout:decodingReply:completion:)``.
+    public func call(_ call: MethodCall, timeout: Duration = .seconds(25), decodingReply: Bool = true) async throws(BusError) -> BusMessage {
         // The reply is decoded on the connection's thread and read on the caller's. The continuation
         // orders the two, but ThreadSanitizer cannot see that on Linux and reported every value read
         // after the `await`; handing the reply over under a pthread mutex shows it the order.
         let handOver = PThreadMutex<Result<BusMessage, BusError>?>(nil)
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            self.call(call, timeout: timeout) { result in
+            self.call(call, timeout: timeout, decodingReply: decodingReply) { result in
                 handOver.withLock { $0 = result }
                 continuation.resume()
             }

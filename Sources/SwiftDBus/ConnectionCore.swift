@@ -42,6 +42,8 @@ final class ConnectionCore: @unchecked Sendable {
 
     private struct Pending {
         var timer: UInt64
+        /// Whether the reply arrives decoded (see ``BusConnection/call(_:timeout:decodingReply:completion:)``).
+        var decodesReply: Bool
         var completion: @Sendable (Result<BusMessage, BusError>) -> Void
     }
 
@@ -109,7 +111,7 @@ final class ConnectionCore: @unchecked Sendable {
             guard let waiting = pending.removeValue(forKey: dbus_message_get_reply_serial(raw)) else { return }
             loop.cancelTimer(waiting.timer)
             do {
-                let reply = try BusMessage(reading: raw, names: &names, decodingArguments: true)
+                let reply = try BusMessage(reading: raw, names: &names, decodingArguments: waiting.decodesReply)
                 waiting.completion(reply.error.map { .failure($0) } ?? .success(reply))
             } catch {
                 waiting.completion(.failure(BusError(.failed, "unreadable reply: \(error.reason)")))
@@ -162,7 +164,7 @@ final class ConnectionCore: @unchecked Sendable {
         return serial
     }
 
-    func send(_ call: MethodCall, timeout: Int64, completion: @escaping @Sendable (Result<BusMessage, BusError>) -> Void) {
+    func send(_ call: MethodCall, timeout: Int64, decodingReply: Bool, completion: @escaping @Sendable (Result<BusMessage, BusError>) -> Void) {
         guard raw != nil else {
             completion(.failure(BusError(.disconnected, "the connection is closed")))
             return
@@ -176,7 +178,7 @@ final class ConnectionCore: @unchecked Sendable {
             guard let expired = self.pending.removeValue(forKey: serial) else { return }
             expired.completion(.failure(BusError(.noReply, "no reply to \(member) within \(timeout / 1000) ms")))
         }
-        pending[serial] = Pending(timer: timer, completion: completion)
+        pending[serial] = Pending(timer: timer, decodesReply: decodingReply, completion: completion)
     }
 
     // MARK: Handlers

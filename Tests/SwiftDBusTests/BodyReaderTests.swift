@@ -83,6 +83,65 @@ import Testing
         #expect(Self.same(try Self.visit(Self.body(values), decoding: none), Self.expected(values, decoding: none)), "\(what)")
     }
 
+    @Test("an array's elements are visited in order: read, stepped over, or read as dictionaries", arguments: [
+        DBusValue.array(element: .vardict, [.vardict(["a": .int32(1), "b": .strings(["x"])]), .vardict([:]), .vardict(["c": .double(2)])]),
+        .array(element: .string, [.string("one"), .string(""), .string("three")]),
+        .array(element: .variant, [.variant(.int64(1)), .variant(.vardict(["k": .string("v")])), .variant(.byte(3))]),
+        .array(element: Signature("(is)"), [.structure([.int32(1), .string("s")]), .structure([.int32(2), .string("t")])]),
+        .array(element: .int64, []),
+        .variant(.array(element: .uint32, [.uint32(7), .uint32(8)])),
+    ])
+    func arrayElements(_ value: DBusValue) throws {
+        guard case .array(_, let items) = value.unwrapped else { throw MarshallingError(reason: "not an array") }
+        let body = try Self.body([value, .string("after")])
+        for every in 1...3 {
+            // Every `every`th element read whole (as dictionary entries when it is one), the rest stepped over.
+            var read: [DBusValue?] = [], entries: [[String]] = [], after: DBusValue?
+            try body.read { reader throws(MarshallingError) in
+                var index = 0
+                let isArray = try reader.elements { element throws(MarshallingError) in
+                    defer { index += 1 }
+                    guard index % every == 0 else { return read.append(nil) }
+                    if case .dictionary = items[index].unwrapped {
+                        var keys: [String] = []
+                        _ = try element.entries { key, _ throws(MarshallingError) in keys.append(key.string) }
+                        entries.append(keys)
+                        read.append(nil)
+                    } else {
+                        read.append(try element.value())
+                    }
+                }
+                #expect(isArray)
+                after = try reader.value()
+            }
+            let expected: [DBusValue?] = items.enumerated().map { index, item in
+                guard index % every == 0, !item.isDictionary else { return nil }
+                if case .variant(let inner) = item { return inner }
+                return item
+            }
+            #expect(read == expected)
+            #expect(entries == items.enumerated().compactMap { index, item in
+                guard index % every == 0, case .dictionary(_, _, let list) = item.unwrapped else { return nil }
+                return list.map { (try? $0.key.string()) ?? "" }
+            })
+            #expect(after == .string("after"))
+        }
+    }
+
+    @Test("a dictionary is no array to visit, nor an array a dictionary: each is stepped over")
+    func arraysAndDictionariesApart() throws {
+        let body = try Self.body([.vardict(["a": .int32(1)]), .strings(["x"]), .int32(9)])
+        var results: [Bool] = []
+        var last: DBusValue?
+        try body.read { reader throws(MarshallingError) in
+            results.append(try reader.elements { _ throws(MarshallingError) in })
+            results.append(try reader.entries { _, _ throws(MarshallingError) in })
+            last = try reader.value()
+        }
+        #expect(results == [false, false])
+        #expect(last == .int32(9))
+    }
+
     @Test("arguments read whole come out as values() gives them, in order")
     func wholeArguments() throws {
         let values: [DBusValue] = [.string("x"), .vardict(["a": .int32(1)]), .strings(["y"])]
@@ -171,5 +230,12 @@ import Testing
         for (_, signature, bytes) in MessageBodyTests.malformed {
             _ = try? Self.visit(MessageBody(signature: signature, bytes: bytes, isBigEndian: false), decoding: { _ in false })
         }
+    }
+}
+
+private extension DBusValue {
+    var isDictionary: Bool {
+        if case .dictionary = unwrapped { return true }
+        return false
     }
 }

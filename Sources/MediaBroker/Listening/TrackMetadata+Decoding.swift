@@ -44,7 +44,7 @@ extension TrackMetadata {
     /// changed properties, see ``PropertiesChangedSignal``): only the keys read become values, in
     /// one pass, as ``decode(_:)-(DBusValue)`` takes them from a decoded value. Throws only for a
     /// malformed body.
-    static func decode(_ value: inout EntryReader) throws(MarshallingError) -> TrackMetadata {
+    static func decode(_ value: inout ValueReader) throws(MarshallingError) -> TrackMetadata {
         var values = KeyValues()
         let isDictionary = try value.entries { name, entry throws(MarshallingError) in
             guard let slot = KeyValues.slot(name) else { return }

@@ -28,7 +28,7 @@ struct PlayerProperties {
     }
 
     /// Takes one entry of a signal's changed properties (`a{sv}`); other properties are stepped over.
-    mutating func take(_ name: EntryKey, _ value: inout EntryReader) throws(MarshallingError) {
+    mutating func take(_ name: EntryKey, _ value: inout ValueReader) throws(MarshallingError) {
         // The names as static text, as ``TrackMetadata``'s keys are matched (PlayerPropertiesTests
         // checks they spell the names above).
         if name.equals("Metadata") {
