@@ -40,10 +40,13 @@ struct WireWriter: ~Copyable {
         return base.unsafelyUnwrapped + count
     }
 
+    /// Pads with zeros to a multiple of `boundary` (1, 2, 4 or 8): with a mask, not a division,
+    /// and as one 8-byte store, not a fill — some sixty times per `MediaAdded`.
     mutating func align(_ boundary: Int) {
-        let padding = (boundary - count % boundary) & (boundary - 1)
+        assert(boundary > 0 && boundary <= 8 && boundary & (boundary - 1) == 0, "alignment \(boundary)")
+        let padding = (0 &- count) & (boundary - 1)
         guard padding > 0 else { return }
-        room(padding).initializeMemory(as: UInt8.self, repeating: 0, count: padding)
+        room(8).storeBytes(of: 0, as: UInt64.self)
         count += padding
     }
 
