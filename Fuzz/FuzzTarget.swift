@@ -293,11 +293,13 @@ func checkReadInPlace(_ message: OpaquePointer, _ values: [DBusValue]) {
     }
     expect(elements == expectedElements, "elements read in place differ from the decoded ones: \(values)")
 
-    let signal = PropertiesChangedSignal(body)
+    let player = "org.mpris.MediaPlayer2.Player"
+    let signal = PropertiesChangedSignal(body, readingPropertiesOf: player)
     let isSignal = values.count == 3 && (try? values[0].string()) != nil
     expect((signal != nil) == isSignal, "PropertiesChanged read in place: \(signal != nil), decoded: \(isSignal)")
     guard let signal else { return }
-    let whole = PlayerProperties((try? values[1].vardict()) ?? [:])
+    // Only the Player interface's properties are read; another interface's change nothing.
+    let whole = PlayerProperties((try? values[0].string()) == player ? (try? values[1].vardict()) ?? [:] : [:])
     expect(signal.interface == (try? values[0].string()), "interface")
     expect(signal.invalidated == ((try? values[2].strings()) ?? []), "invalidated names")
     expect(signal.changed.metadata == whole.metadata, "metadata read in place differs: \(values)")

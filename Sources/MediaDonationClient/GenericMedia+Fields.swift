@@ -63,8 +63,8 @@ extension GenericMedia {
 
         /// Takes one entry of an asset read in place (the keys above, as static text); any other
         /// key is stepped over. A key sent twice keeps its last value, as in a decoded dictionary.
-        mutating func take(_ name: EntryKey, _ value: inout ValueReader) throws(MarshallingError) {
-            switch name.utf8.count {
+        mutating func take(_ name: borrowing EntryKey, _ value: inout ValueReader) throws(MarshallingError) {
+            switch name.count {
             case 2: if name.equals("id") { id = try value.value() }
             case 4: if name.equals("kind") { kind = try value.value() }
             case 5:

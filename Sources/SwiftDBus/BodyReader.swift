@@ -12,7 +12,10 @@ import Glibc
 /// cost more than the rest of a track change's handling in Swift (callgrind, bench track changes).
 ///
 /// Every read is bounds-checked like ``MessageBody/values()``, whose decoding it shares; what is
-/// stepped over is checked against the signature and the end of the body, not decoded.
+/// stepped over is checked against the signature and the end of the body, not decoded. A read that
+/// throws leaves the reader where it was, so a value a caller fails to read (and catches) is then
+/// stepped over like any unread value. The reader, and the keys and readers it hands out, point
+/// into the body: they are valid only inside the ``MessageBody/read(_:)`` that made them.
 public struct BodyReader: ~Copyable {
     fileprivate var wire: WireReader
     fileprivate var types: WireReader.Types
@@ -22,14 +25,14 @@ public struct BodyReader: ~Copyable {
 
     /// The next argument, decoded whole. Throws when there is none.
     public mutating func value() throws(MarshallingError) -> DBusValue {
-        try wire.value(&types, depth: 0)
+        try advancing { wire, types throws(MarshallingError) in try wire.value(&types, depth: 0) }
     }
 
     /// Visits the elements of the next argument when it is — inside any variants — an array (not a
     /// dictionary): `visit` gets a reader of each element, in order; an element it does not read is
     /// stepped over. Any other argument is stepped over, and `false` returned.
     public mutating func elements(_ visit: (inout ValueReader) throws(MarshallingError) -> Void) throws(MarshallingError) -> Bool {
-        try wire.elements(&types, depth: 0, visit)
+        try advancing { wire, types throws(MarshallingError) in try wire.elements(&types, depth: 0, visit) }
     }
 
     /// Visits the entries of the next argument when it is — inside any variants — a dictionary
@@ -37,16 +40,29 @@ public struct BodyReader: ~Copyable {
     /// its value, in order; a value it does not read is stepped over. Any other argument is stepped
     /// over, and `false` returned.
     public mutating func entries(
-        _ visit: (EntryKey, inout ValueReader) throws(MarshallingError) -> Void
+        _ visit: (borrowing EntryKey, inout ValueReader) throws(MarshallingError) -> Void
     ) throws(MarshallingError) -> Bool {
-        try wire.entries(&types, depth: 0, visit)
+        try advancing { wire, types throws(MarshallingError) in try wire.entries(&types, depth: 0, visit) }
+    }
+
+    /// Runs `read` on copies of the position and keeps them only if it succeeds.
+    private mutating func advancing<T>(
+        _ read: (inout WireReader, inout WireReader.Types) throws(MarshallingError) -> T
+    ) throws(MarshallingError) -> T {
+        var (movedWire, movedTypes) = (wire, types)
+        let result = try read(&movedWire, &movedTypes)
+        (wire, types) = (movedWire, movedTypes)
+        return result
     }
 }
 
-/// A dictionary entry's key as it lies in the body: valid only during the visit that got it.
-public struct EntryKey {
+/// A dictionary entry's key as it lies in the body, lent to the visit that gets it.
+public struct EntryKey: ~Copyable {
     /// The key's bytes (UTF-8, which libdbus checked), without the terminating NUL.
-    public let utf8: UnsafeRawBufferPointer
+    fileprivate let utf8: UnsafeRawBufferPointer
+
+    /// The key's length in bytes.
+    public var count: Int { utf8.count }
 
     /// Whether the key is `name`, byte for byte: the names a reader looks for are static text,
     /// compared without making or touching a `String`.
@@ -61,7 +77,8 @@ public struct EntryKey {
 }
 
 /// One value inside an argument — a dictionary entry's (``BodyReader/entries(_:)``) or an array
-/// element (``BodyReader/elements(_:)``): read it, or leave it to be stepped over.
+/// element (``BodyReader/elements(_:)``): read it, or leave it to be stepped over. A read that
+/// throws counts as none: the value is then stepped over.
 public struct ValueReader: ~Copyable {
     fileprivate var wire: WireReader
     fileprivate let type: UnsafeRawBufferPointer
@@ -71,26 +88,40 @@ public struct ValueReader: ~Copyable {
     /// The value decoded, one variant wrapper removed — as ``DBusValue/vardict()`` takes an
     /// `a{sv}`'s values. Reading it a second time throws.
     public mutating func value() throws(MarshallingError) -> DBusValue {
-        guard !isRead else { throw MarshallingError(reason: "a dictionary value read twice") }
-        isRead = true
-        var types = WireReader.Types(text: type, index: 0)
-        guard type.count == 1, type[0] == UInt8(ascii: "v") else { return try wire.value(&types, depth: depth) }
-        // The variant's content, decoded where it lies rather than boxed and unwrapped.
-        var inner = WireReader.Types(text: try wire.signatureText(), index: 0)
-        let content = try wire.value(&inner, depth: depth + 1)
-        guard inner.isAtEnd else { throw WireReader.malformed("a variant holding more than one value") }
-        return content
+        try reading { wire, types, depth throws(MarshallingError) in
+            guard types.text.count == 1, types.text[0] == UInt8(ascii: "v") else {
+                let value = try wire.value(&types, depth: depth)
+                guard types.isAtEnd else { throw WireReader.malformed("a value of more than one type") }
+                return value
+            }
+            // The variant's content, decoded where it lies rather than boxed and unwrapped.
+            var inner = WireReader.Types(text: try wire.signatureText(), index: 0)
+            let content = try wire.value(&inner, depth: depth + 1)
+            guard inner.isAtEnd else { throw WireReader.malformed("a variant holding more than one value") }
+            return content
+        }
     }
 
     /// Visits the entries of the value (see ``BodyReader/entries(_:)``). Reading it a second time
     /// throws.
     public mutating func entries(
-        _ visit: (EntryKey, inout ValueReader) throws(MarshallingError) -> Void
+        _ visit: (borrowing EntryKey, inout ValueReader) throws(MarshallingError) -> Void
     ) throws(MarshallingError) -> Bool {
-        guard !isRead else { throw MarshallingError(reason: "a dictionary value read twice") }
-        isRead = true
+        try reading { wire, types, depth throws(MarshallingError) in try wire.entries(&types, depth: depth, visit) }
+    }
+
+    /// Runs `read` on a copy of the position and keeps it, marking the value read, only if it
+    /// succeeds.
+    private mutating func reading<T>(
+        _ read: (inout WireReader, inout WireReader.Types, Int) throws(MarshallingError) -> T
+    ) throws(MarshallingError) -> T {
+        guard !isRead else { throw MarshallingError(reason: "a value read twice") }
+        var moved = wire
         var types = WireReader.Types(text: type, index: 0)
-        return try wire.entries(&types, depth: depth, visit)
+        let result = try read(&moved, &types, depth)
+        wire = moved
+        isRead = true
+        return result
     }
 }
 
@@ -117,7 +148,7 @@ extension WireReader {
     /// Visits a dictionary's entries (see ``BodyReader/entries(_:)``); `types` is at the value's
     /// type, variants around the dictionary are unwrapped.
     fileprivate mutating func entries(
-        _ types: inout Types, depth: Int, _ visit: (EntryKey, inout ValueReader) throws(MarshallingError) -> Void
+        _ types: inout Types, depth: Int, _ visit: (borrowing EntryKey, inout ValueReader) throws(MarshallingError) -> Void
     ) throws(MarshallingError) -> Bool {
         try container(&types, depth: depth) { wire, types, depth throws(MarshallingError) in
             let start = types.index

@@ -112,7 +112,7 @@ public final class BusConnection: Sendable {
     /// Calls a method and waits for its reply. An error reply throws it as a ``BusError``.
     /// `decodingReply` as for ``call(_:timeout:decodingReply:completion:)``.
     public func call(_ call: MethodCall, timeout: Duration = .seconds(25), decodingReply: Bool = true) async throws(BusError) -> BusMessage {
-        // The reply is decoded on the connection's thread and read on the caller's. The continuation
+        // The reply is read on the connection's thread and used on the caller's. The continuation
         // orders the two, but ThreadSanitizer cannot see that on Linux and reported every value read
         // after the `await`; handing the reply over under a pthread mutex shows it the order.
         let handOver = PThreadMutex<Result<BusMessage, BusError>?>(nil)

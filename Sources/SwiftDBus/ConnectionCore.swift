@@ -43,7 +43,7 @@ final class ConnectionCore: @unchecked Sendable {
     private struct Pending {
         var timer: UInt64
         /// Whether the reply arrives decoded (see ``BusConnection/call(_:timeout:decodingReply:completion:)``).
-        var decodesReply: Bool
+        var decodingReply: Bool
         var completion: @Sendable (Result<BusMessage, BusError>) -> Void
     }
 
@@ -111,7 +111,7 @@ final class ConnectionCore: @unchecked Sendable {
             guard let waiting = pending.removeValue(forKey: dbus_message_get_reply_serial(raw)) else { return }
             loop.cancelTimer(waiting.timer)
             do {
-                let reply = try BusMessage(reading: raw, names: &names, decodingArguments: waiting.decodesReply)
+                let reply = try BusMessage(reading: raw, names: &names, decodingArguments: waiting.decodingReply)
                 waiting.completion(reply.error.map { .failure($0) } ?? .success(reply))
             } catch {
                 waiting.completion(.failure(BusError(.failed, "unreadable reply: \(error.reason)")))
@@ -178,7 +178,7 @@ final class ConnectionCore: @unchecked Sendable {
             guard let expired = self.pending.removeValue(forKey: serial) else { return }
             expired.completion(.failure(BusError(.noReply, "no reply to \(member) within \(timeout / 1000) ms")))
         }
-        pending[serial] = Pending(timer: timer, decodesReply: decodingReply, completion: completion)
+        pending[serial] = Pending(timer: timer, decodingReply: decodingReply, completion: completion)
     }
 
     // MARK: Handlers

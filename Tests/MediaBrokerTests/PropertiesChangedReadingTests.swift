@@ -20,7 +20,9 @@ struct PropertiesChangedReadingTests {
         return try MessageBody(of: message, signature: Signature.sequence(values.map(\.signature)))
     }
 
-    static func signal(_ changed: [String: DBusValue], invalidated: [String] = [], interface: String = "org.mpris.MediaPlayer2.Player") -> [DBusValue] {
+    static let player = "org.mpris.MediaPlayer2.Player"
+
+    static func signal(_ changed: [String: DBusValue], invalidated: [String] = [], interface: String = player) -> [DBusValue] {
         [.string(interface), .vardict(changed), .strings(invalidated)]
     }
 
@@ -69,6 +71,17 @@ struct PropertiesChangedReadingTests {
         ("the interface as an object path",
          [.objectPath("/org/mpris/MediaPlayer2/Player"), .vardict(["PlaybackStatus": .string("Playing")]), .strings([])]),
         ("changed properties that are not a{sv}", [.string("org.mpris.MediaPlayer2.Player"), .strings(["x"]), .strings([])]),
+        ("Metadata twice, the second no dictionary",
+         [.string(player), .dictionary(key: .string, value: .variant, [
+             .init(key: .string("Metadata"), value: .variant(.vardict([Key.title: .string("First")]))),
+             .init(key: .string("Metadata"), value: .variant(.int32(7))),
+         ]), .strings([])]),
+        ("changed properties inside a variant", [.string(player), .variant(.vardict(["Rate": .double(2)])), .strings([])]),
+        ("changed properties keyed by object paths",
+         [.string(player), .dictionary(key: .objectPath, value: .variant, [.init(key: .objectPath("/Rate"), value: .variant(.double(2)))]),
+          .strings([])]),
+        ("another interface's Metadata is not read",
+         signal(["Metadata": .vardict(typical)], interface: "org.mpris.MediaPlayer2.TrackList")),
         ("invalidated names that are not strings",
          [.string("org.mpris.MediaPlayer2.Player"), .vardict(["Rate": .double(1)]), .array(element: .int32, [.int32(1)])]),
     ]
@@ -78,8 +91,10 @@ struct PropertiesChangedReadingTests {
         let (what, values) = Self.signals[index]
         let body = try Self.body(values)
         let decoded = try body.values()
-        let signal = try #require(PropertiesChangedSignal(body), "\(what)")
-        let whole = PlayerProperties((try? decoded[1].vardict()) ?? [:])
+        let signal = try #require(PropertiesChangedSignal(body, readingPropertiesOf: Self.player), "\(what)")
+        // Only the Player interface's properties are read; another interface's change nothing.
+        let isPlayer = (try? decoded[0].string()) == Self.player
+        let whole = PlayerProperties(isPlayer ? (try? decoded[1].vardict()) ?? [:] : [:])
         #expect(signal.interface == (try decoded[0].string()), "\(what)")
         #expect(signal.invalidated == ((try? decoded[2].strings()) ?? []), "\(what)")
         #expect(signal.changed.metadata == whole.metadata, "\(what)")
@@ -90,7 +105,7 @@ struct PropertiesChangedReadingTests {
     @Test("a change to a key the broker does not read is no change of metadata; a read one is")
     func unreadKeysDoNotCount() throws {
         func metadata(_ map: [String: DBusValue]) throws -> TrackMetadata? {
-            try #require(PropertiesChangedSignal(Self.body(Self.signal(["Metadata": .vardict(map)])))).changed.metadata
+            try #require(PropertiesChangedSignal(Self.body(Self.signal(["Metadata": .vardict(map)])), readingPropertiesOf: Self.player)).changed.metadata
         }
         var newCover = Self.typical
         newCover["mpris:artUrl"] = .string("file:///covers/2.jpg")
@@ -107,7 +122,7 @@ struct PropertiesChangedReadingTests {
         [],
     ])
     func otherSignatures(_ values: [DBusValue]) throws {
-        #expect(PropertiesChangedSignal(try Self.body(values)) == nil)
+        #expect(PropertiesChangedSignal(try Self.body(values), readingPropertiesOf: Self.player) == nil)
     }
 
     @Test("the keys matched as static text are TrackMetadata.Key's and the property names, and only those")
@@ -117,14 +132,14 @@ struct PropertiesChangedReadingTests {
         // Each key alone, with a value every slot reads: the in-place slot and the String one agree.
         for key in keys + unread {
             let value: DBusValue = key == Key.length ? .int64(200_000_000) : key == Key.exclude ? .boolean(true) : .string("v")
-            let signal = try #require(PropertiesChangedSignal(Self.body(Self.signal(["Metadata": .vardict([key: value])]))))
+            let signal = try #require(PropertiesChangedSignal(Self.body(Self.signal(["Metadata": .vardict([key: value])])), readingPropertiesOf: Self.player))
             #expect(signal.changed.metadata == TrackMetadata.decode([key: value]), "\(key)")
             #expect((signal.changed.metadata != .empty) == keys.contains(key), "\(key)")
         }
         let named = try #require(PropertiesChangedSignal(Self.body(Self.signal([
             PlayerProperties.metadataName: .vardict([Key.title: .string("T")]),
             PlayerProperties.playbackStatusName: .string("Playing"), PlayerProperties.rateName: .double(2),
-        ]))))
+        ])), readingPropertiesOf: Self.player))
         #expect(named.changed.metadata?.title == "T")
         #expect(named.changed.playbackStatus == .string("Playing"))
         #expect(named.changed.rate == .double(2))

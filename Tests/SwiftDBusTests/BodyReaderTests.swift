@@ -195,7 +195,68 @@ import Testing
         var names = HeaderNames()
         let body = try BusMessage(reading: message, names: &names, decodingArguments: false).body
         #expect(body.isBigEndian == bigEndian)
-        #expect(Self.same(try Self.visit(body), Self.expected(MessageBodyTests.handWrittenValues)))
+        let values = MessageBodyTests.handWrittenValues
+        #expect(Self.same(try Self.visit(body), Self.expected(values)))
+        // Stepping over reads lengths in the body's byte order too.
+        let some: (String) -> Bool = { $0 == "Volume" }
+        #expect(Self.same(try Self.visit(body, decoding: some), Self.expected(values, decoding: some)))
+        let none: (String) -> Bool = { _ in false }
+        #expect(Self.same(try Self.visit(body, decoding: none), Self.expected(values, decoding: none)))
+    }
+
+    /// Stepping over checks bounds and types, not the contents of a container it jumps (libdbus
+    /// checked those): these two pass unread, every other malformed body is refused.
+    static let passUnread: Set<String> = ["an array element running past the array", "a boolean of 2"]
+
+    @Test("malformed bytes are refused when stepped over, but for contents of a container jumped whole",
+          arguments: MessageBodyTests.malformed.indices)
+    func hostileBytesSteppedOver(_ index: Int) {
+        let (what, signature, bytes) = MessageBodyTests.malformed[index]
+        let body = MessageBody(signature: signature, bytes: bytes, isBigEndian: false)
+        let read = try? Self.visit(body, decoding: { _ in false })
+        #expect((read != nil) == Self.passUnread.contains(what), "\(what)")
+    }
+
+    @Test("a value this layer cannot carry (a Unix fd) fails the read even when its failure is caught")
+    func caughtFailureIsNoSkip() throws {
+        // `a{sv}s`: {"a": <h 0>, "b": <s "hi">}, "after" — written by hand, as libdbus would send it.
+        var bytes: [UInt8] = [35, 0, 0, 0, 0, 0, 0, 0]
+        bytes += [1, 0, 0, 0, 0x61, 0, 1, 0x68, 0, 0, 0, 0, 0, 0, 0, 0]       // "a": variant 'h', fd 0
+        bytes += [1, 0, 0, 0, 0x62, 0, 1, 0x73, 0, 0, 0, 0, 2, 0, 0, 0, 0x68, 0x69, 0]  // "b": variant 's' "hi"
+        bytes += [0, 5, 0, 0, 0] + Array("after".utf8) + [0]
+        let body = MessageBody(signature: Signature(validated: "a{sv}s"), bytes: bytes, isBigEndian: false)
+        #expect(throws: MarshallingError.self) { try body.values() }
+        var seen: [String] = []
+        #expect(throws: MarshallingError.self) {
+            try body.read { reader throws(MarshallingError) in
+                _ = try reader.entries { key, value throws(MarshallingError) in
+                    seen.append(key.string)
+                    _ = try? value.value()
+                }
+            }
+        }
+        // The failed read was not taken as read: stepping over it met the fd and stopped there.
+        #expect(seen == ["a"])
+    }
+
+    @Test("a value whose read fails, and is caught, is stepped over: the entries after it read right")
+    func failedReadIsSteppedOver() throws {
+        // An `a{sv}` whose first value holds a boolean of 2, which the decoder refuses.
+        let honest = try Self.body([.vardict(["a": .boolean(true)]), .string("after")])
+        var bytes = honest.bytes
+        let at = try #require(bytes.indices.last { index in index + 4 <= bytes.count && bytes[index..<(index + 4)] == [1, 0, 0, 0] })
+        bytes[at] = 2
+        let body = MessageBody(signature: honest.signature, bytes: bytes, isBigEndian: false)
+        var failures = 0
+        var after: DBusValue?
+        try body.read { reader throws(MarshallingError) in
+            _ = try reader.entries { _, value throws(MarshallingError) in
+                do { _ = try value.value() } catch { failures += 1 }
+            }
+            after = try reader.value()
+        }
+        #expect(failures == 1)
+        #expect(after == .string("after"))
     }
 
     @Test("malformed bytes are refused when read", arguments: MessageBodyTests.malformed.indices)

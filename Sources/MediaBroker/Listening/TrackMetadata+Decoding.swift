@@ -44,7 +44,7 @@ extension TrackMetadata {
     /// changed properties, see ``PropertiesChangedSignal``): only the keys read become values, in
     /// one pass, as ``decode(_:)-(DBusValue)`` takes them from a decoded value. Throws only for a
     /// malformed body.
-    static func decode(_ value: inout ValueReader) throws(MarshallingError) -> TrackMetadata {
+    static func decode(reading value: inout ValueReader) throws(MarshallingError) -> TrackMetadata {
         var values = KeyValues()
         let isDictionary = try value.entries { name, entry throws(MarshallingError) in
             guard let slot = KeyValues.slot(name) else { return }
@@ -136,9 +136,9 @@ extension TrackMetadata {
 
         /// The same for a key where it lies in a message, compared with the names as static text:
         /// ``Key``'s `String`s, each behind a lazy global, cost more to reach than to compare.
-        /// (MetadataDecodingTests checks that both give every key the same slot.)
-        static func slot(_ name: EntryKey) -> Slot? {
-            switch name.utf8.count {
+        /// (PropertiesChangedReadingTests checks that both give every key the same slot.)
+        static func slot(_ name: borrowing EntryKey) -> Slot? {
+            switch name.count {
             case 9: name.equals("xesam:url") ? .url : nil
             case 11: name.equals("xesam:title") ? .title : name.equals("xesam:album") ? .album : name.equals("xesam:genre") ? .genre : nil
             case 12: name.equals("xesam:artist") ? .artist : name.equals("mpris:length") ? .length : nil

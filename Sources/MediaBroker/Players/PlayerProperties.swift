@@ -28,11 +28,11 @@ struct PlayerProperties {
     }
 
     /// Takes one entry of a signal's changed properties (`a{sv}`); other properties are stepped over.
-    mutating func take(_ name: EntryKey, _ value: inout ValueReader) throws(MarshallingError) {
-        // The names as static text, as ``TrackMetadata``'s keys are matched (PlayerPropertiesTests
-        // checks they spell the names above).
+    mutating func take(_ name: borrowing EntryKey, _ value: inout ValueReader) throws(MarshallingError) {
+        // The names as static text, as ``TrackMetadata``'s keys are matched
+        // (PropertiesChangedReadingTests checks they spell the names above).
         if name.equals("Metadata") {
-            metadata = try TrackMetadata.decode(&value)
+            metadata = try TrackMetadata.decode(reading: &value)
         } else if name.equals("PlaybackStatus") {
             playbackStatus = try value.value()
         } else if name.equals("Rate") {

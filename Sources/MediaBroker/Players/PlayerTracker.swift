@@ -74,8 +74,9 @@ public final class PlayerTracker: @unchecked Sendable {
         /// that keeps it (see `scheduleDeadline`).
         var deadlineTimer: (token: TimerToken, firesAt: Microseconds)?
         /// The last `Metadata` the player sent, decoded, and its last raw `Rate`: the same again in a
-        /// signal that differs otherwise (a new status, say) is no event. A change only to keys the
-        /// broker does not read (`mpris:artUrl`) is no new track either.
+        /// signal that differs otherwise (a new status, say) is no event. Metadata that differs only
+        /// in what decodes the same — a key the broker does not read (`mpris:artUrl`), whitespace
+        /// it trims, a length it rejects either way — is no new track either, so it starts no re-read.
         var lastMetadata: TrackMetadata?
         var lastRate: DBusValue?
         /// The body of the last `PropertiesChanged` applied, kept only while nothing else has reached
@@ -215,7 +216,8 @@ public final class PlayerTracker: @unchecked Sendable {
     private func propertiesChanged(_ message: BusMessage) {
         guard !stopped, let sender = message.sender, let player = players[sender], message.path == Self.mprisPath else { return }
         guard message.body != player.lastSignal else { return }
-        let startedRead = PropertiesChangedSignal(message.body).map { apply($0, to: player) } ?? false
+        let startedRead = PropertiesChangedSignal(message.body, readingPropertiesOf: Self.playerInterface.rawValue)
+            .map { apply($0, to: player) } ?? false
         player.lastSignal = startedRead ? nil : message.body
     }
 

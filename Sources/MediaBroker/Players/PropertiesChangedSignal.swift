@@ -13,8 +13,9 @@ struct PropertiesChangedSignal {
 
     /// `nil` unless the body is three arguments, the first a string (`s`, `o` or `g`). A second
     /// argument that is not a string-keyed dictionary changes nothing, a third that is not a list of
-    /// strings invalidates nothing — as ``DBusValue``'s readers would take them.
-    init?(_ body: MessageBody) {
+    /// strings invalidates nothing — as ``DBusValue``'s readers would take them. The changed
+    /// properties are read only for the interface `wanted` (the tracker follows no other's).
+    init?(_ body: MessageBody, readingPropertiesOf wanted: String) {
         var interface: String?
         var changed = PlayerProperties()
         var invalidated: DBusValue?
@@ -22,7 +23,10 @@ struct PropertiesChangedSignal {
             try body.read { (reader: inout BodyReader) throws(MarshallingError) in
                 interface = try? reader.value().string()
                 guard interface != nil else { return }
-                _ = try reader.entries { name, value throws(MarshallingError) in try changed.take(name, &value) }
+                let isWanted = interface == wanted
+                _ = try reader.entries { name, value throws(MarshallingError) in
+                    if isWanted { try changed.take(name, &value) }
+                }
                 invalidated = try reader.value()
                 if !reader.isAtEnd { invalidated = nil }
             }
