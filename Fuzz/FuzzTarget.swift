@@ -1,7 +1,8 @@
 // libFuzzer entry point: hostile bytes into everything a player or a client can reach without a
 // file — message unmarshalling, MPRIS metadata decoding, the listening state machine, RecentMedia's
-// filter, Donate's fields, the stored settings — and into the pages SwiftDBus marshals itself,
-// which libdbus must take as its own iterators would write them. Built and run by `Fuzz/run`.
+// filter, Donate's fields, the stored settings — into the pages SwiftDBus marshals itself, which
+// libdbus must take as its own iterators would write them, and into the readers that take signals
+// and pages where they lie, which must give what decoding whole gives. Built and run by `Fuzz/run`.
 //
 // The first byte picks a target; the rest is `FuzzInput`'s format (or raw bytes, for the wire and
 // settings targets). Besides "no crash, no sanitizer report", each target checks what its callers
