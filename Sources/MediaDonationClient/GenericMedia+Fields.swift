@@ -45,45 +45,58 @@ extension GenericMedia {
         init() {}
 
         init(_ map: [String: DBusValue]) {
-            id = map["id"]
-            title = map["title"]
-            artist = map["artist"]
-            artists = map["artists"]
-            album = map["album"]
-            appID = map["app_id"]
-            appName = map["app_name"]
-            appIcon = map["app_icon"]
-            started = map["started"]
-            ended = map["ended"]
-            listened = map["listened"]
-            length = map["length"]
-            kind = map["kind"]
-            source = map["source"]
+            for (name, value) in map {
+                let field = Field(count: name.utf8.count) { key in
+                    name.utf8.elementsEqual(UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+                }
+                if let field { set(field, value) }
+            }
         }
 
-        /// Takes one entry of an asset read in place (the keys above, as static text); any other
-        /// key is stepped over. A key sent twice keeps its last value, as in a decoded dictionary.
+        /// Takes one entry of an asset read in place; any other key is stepped over. A key sent
+        /// twice keeps its last value, as in a decoded dictionary.
         mutating func take(_ name: borrowing EntryKey, _ value: inout ValueReader) throws(MarshallingError) {
-            switch name.count {
-            case 2: if name.equals("id") { id = try value.value() }
-            case 4: if name.equals("kind") { kind = try value.value() }
-            case 5:
-                if name.equals("title") { title = try value.value() }
-                else if name.equals("album") { album = try value.value() }
-                else if name.equals("ended") { ended = try value.value() }
-            case 6:
-                if name.equals("artist") { artist = try value.value() }
-                else if name.equals("app_id") { appID = try value.value() }
-                else if name.equals("length") { length = try value.value() }
-                else if name.equals("source") { source = try value.value() }
-            case 7:
-                if name.equals("artists") { artists = try value.value() }
-                else if name.equals("started") { started = try value.value() }
-            case 8:
-                if name.equals("listened") { listened = try value.value() }
-                else if name.equals("app_name") { appName = try value.value() }
-                else if name.equals("app_icon") { appIcon = try value.value() }
-            default: break
+            guard let field = Field(count: name.count, matching: { name.equals($0) }) else { return }
+            set(field, try value.value())
+        }
+
+        private enum Field {
+            case id, title, artist, artists, album, appID, appName, appIcon, started, ended, listened, length, kind, source
+
+            /// The field a key names: the contract's keys, spelled as static text and told apart
+            /// by length first; `nil` for any other key.
+            init?(count: Int, matching matches: (StaticString) -> Bool) {
+                let field: Field? = switch count {
+                case 2: matches("id") ? .id : nil
+                case 4: matches("kind") ? .kind : nil
+                case 5: matches("title") ? .title : matches("album") ? .album : matches("ended") ? .ended : nil
+                case 6: matches("artist") ? .artist : matches("app_id") ? .appID : matches("length") ? .length
+                    : matches("source") ? .source : nil
+                case 7: matches("artists") ? .artists : matches("started") ? .started : nil
+                case 8: matches("listened") ? .listened : matches("app_name") ? .appName : matches("app_icon") ? .appIcon : nil
+                default: nil
+                }
+                guard let field else { return nil }
+                self = field
+            }
+        }
+
+        private mutating func set(_ field: Field, _ value: DBusValue) {
+            switch field {
+            case .id: id = value
+            case .title: title = value
+            case .artist: artist = value
+            case .artists: artists = value
+            case .album: album = value
+            case .appID: appID = value
+            case .appName: appName = value
+            case .appIcon: appIcon = value
+            case .started: started = value
+            case .ended: ended = value
+            case .listened: listened = value
+            case .length: length = value
+            case .kind: kind = value
+            case .source: source = value
             }
         }
     }

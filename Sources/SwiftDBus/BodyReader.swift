@@ -157,12 +157,8 @@ extension WireReader {
             guard types.text[start] == UInt8(ascii: "a"), element == UInt8(ascii: "{"),
                   key == UInt8(ascii: "s") || key == UInt8(ascii: "o") else { return false }
             types.index += 1
-            let length = Int(try wire.fixed(UInt32.self))
-            let entryType = try types.skipCompleteType()
+            let (entryType, end) = try wire.arrayHeader(&types)
             guard entryType.count >= 4 else { throw Self.malformed("a dictionary entry type without key and value") }
-            try wire.align(8)
-            guard length <= wire.body.count - wire.offset else { throw Self.malformed("an array runs past the end") }
-            let end = wire.offset + length
             let valueType = UnsafeRawBufferPointer(rebasing: entryType[2..<(entryType.count - 1)])
             while wire.offset < end {
                 try wire.align(8)
@@ -184,11 +180,7 @@ extension WireReader {
             guard types.text[start] == UInt8(ascii: "a"), types.text.count > start + 1,
                   types.text[start + 1] != UInt8(ascii: "{") else { return false }
             types.index += 1
-            let length = Int(try wire.fixed(UInt32.self))
-            let elementType = try types.skipCompleteType()
-            try wire.align(Self.alignment(of: elementType[0]))
-            guard length <= wire.body.count - wire.offset else { throw Self.malformed("an array runs past the end") }
-            let end = wire.offset + length
+            let (elementType, end) = try wire.arrayHeader(&types)
             while wire.offset < end {
                 try wire.visitValue(of: elementType, depth: depth + 1, visit)
             }
@@ -255,11 +247,7 @@ extension WireReader {
             while try types.peek() != close { try skip(&types, depth: depth + 1) }
             types.index += 1
         case UInt8(ascii: "a"):
-            let length = Int(try fixed(UInt32.self))
-            let element = try types.skipCompleteType()
-            try align(Self.alignment(of: element[0]))
-            guard length <= body.count - offset else { throw Self.malformed("an array runs past the end") }
-            offset += length
+            offset = try arrayHeader(&types).end
         case UInt8(ascii: "h"):
             // As `value(_:depth:)`: a message carrying one is not for this layer.
             throw MarshallingError(reason: "values of type 'h' are not supported")

@@ -79,7 +79,7 @@ public struct MessageBody: Sendable, Equatable {
 /// signature, and nesting is bounded like ``Marshalling/maximumDepth``: the reader relies on
 /// libdbus's validation for the values' meaning, never for memory safety.
 struct WireReader {
-    let body: UnsafeRawBufferPointer
+    private let body: UnsafeRawBufferPointer
     private let isBigEndian: Bool
     var offset = 0
 
@@ -163,7 +163,7 @@ struct WireReader {
         return UnsafeRawBufferPointer(rebasing: body[offset..<offset + count])
     }
 
-    mutating func string() throws(MarshallingError) -> String {
+    private mutating func string() throws(MarshallingError) -> String {
         let count = Int(try fixed(UInt32.self))
         return String(decoding: try terminated(count), as: UTF8.self)
     }
@@ -175,7 +175,7 @@ struct WireReader {
 
     // MARK: Values
 
-    static func alignment(of code: UInt8) -> Int {
+    private static func alignment(of code: UInt8) -> Int {
         switch code {
         case UInt8(ascii: "n"), UInt8(ascii: "q"): 2
         case UInt8(ascii: "b"), UInt8(ascii: "i"), UInt8(ascii: "u"), UInt8(ascii: "s"), UInt8(ascii: "o"),
@@ -229,23 +229,28 @@ struct WireReader {
         }
     }
 
-    /// An array (`a…`) or a dictionary (`a{…}`); `types` is just past the `a`.
-    private mutating func array(_ types: inout Types, depth: Int) throws(MarshallingError) -> DBusValue {
+    /// An array's length, element type and padding, read with `types` just past its `a`: the
+    /// element type's text and the offset where the elements end. The padding before the first
+    /// element is there even when there is none; the length counts from after it.
+    mutating func arrayHeader(_ types: inout Types) throws(MarshallingError) -> (element: UnsafeRawBufferPointer, end: Int) {
         let length = Int(try fixed(UInt32.self))
-        let elementStart = types.index
         let element = try types.skipCompleteType()
-        // The padding before the first element is there even when there is none; the length
-        // counts from after it.
         try align(Self.alignment(of: element[0]))
         guard length <= body.count - offset else { throw Self.malformed("an array runs past the end") }
-        let end = offset + length
+        return (element, offset + length)
+    }
+
+    /// An array (`a…`) or a dictionary (`a{…}`); `types` is just past the `a`.
+    private mutating func array(_ types: inout Types, depth: Int) throws(MarshallingError) -> DBusValue {
+        let (element, end) = try arrayHeader(&types)
+        let length = end - offset
         defer { offset = end }
 
         guard element[0] == UInt8(ascii: "{") else {
             var items: [DBusValue] = []
             items.reserveCapacity(Self.likelyCount(length: length, smallestItem: 8))
             while offset < end {
-                var itemTypes = Types(text: types.text, index: elementStart)
+                var itemTypes = Types(text: element, index: 0)
                 items.append(try value(&itemTypes, depth: depth + 1))
             }
             guard offset == end else { throw Self.malformed("an array element runs past the array") }

@@ -116,35 +116,30 @@ extension TrackMetadata {
             }
         }
 
-        /// The slot of a key read; `nil` for every other key. Told apart by length first, so a
-        /// key is compared with one or two names rather than nine (a dozen keys per track change).
+        /// The slot of a key read; `nil` for every other key.
         static func slot(_ name: String) -> Slot? {
-            slot(count: name.utf8.count) { name == $0 }
-        }
-
-        private static func slot(count: Int, is matches: (String) -> Bool) -> Slot? {
-            switch count {
-            case 9: matches(Key.url) ? .url : nil
-            case 11: matches(Key.title) ? .title : matches(Key.album) ? .album : matches(Key.genre) ? .genre : nil
-            case 12: matches(Key.artist) ? .artist : matches(Key.length) ? .length : nil
-            case 13: matches(Key.trackID) ? .trackID : nil
-            case 17: matches(Key.albumArtist) ? .albumArtist : nil
-            case 19: matches(Key.exclude) ? .exclude : nil
-            default: nil
+            slot(count: name.utf8.count) { key in
+                name.utf8.elementsEqual(UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
             }
         }
 
-        /// The same for a key where it lies in a message, compared with the names as static text:
-        /// ``Key``'s `String`s, each behind a lazy global, cost more to reach than to compare.
-        /// (PropertiesChangedReadingTests checks that both give every key the same slot.)
+        /// The same for a key where it lies in a message.
         static func slot(_ name: borrowing EntryKey) -> Slot? {
-            switch name.count {
-            case 9: name.equals("xesam:url") ? .url : nil
-            case 11: name.equals("xesam:title") ? .title : name.equals("xesam:album") ? .album : name.equals("xesam:genre") ? .genre : nil
-            case 12: name.equals("xesam:artist") ? .artist : name.equals("mpris:length") ? .length : nil
-            case 13: name.equals("mpris:trackid") ? .trackID : nil
-            case 17: name.equals("xesam:albumArtist") ? .albumArtist : nil
-            case 19: name.equals("mediabroker:exclude") ? .exclude : nil
+            slot(count: name.count) { name.equals($0) }
+        }
+
+        /// The keys read, spelled as static text: ``Key``'s `String`s, each behind a lazy global,
+        /// cost more to reach than to compare. Told apart by length first, so a key is compared
+        /// with one or two names rather than nine (a dozen keys per track change).
+        /// (PropertiesChangedReadingTests checks the spellings against ``Key``.)
+        private static func slot(count: Int, is matches: (StaticString) -> Bool) -> Slot? {
+            switch count {
+            case 9: matches("xesam:url") ? .url : nil
+            case 11: matches("xesam:title") ? .title : matches("xesam:album") ? .album : matches("xesam:genre") ? .genre : nil
+            case 12: matches("xesam:artist") ? .artist : matches("mpris:length") ? .length : nil
+            case 13: matches("mpris:trackid") ? .trackID : nil
+            case 17: matches("xesam:albumArtist") ? .albumArtist : nil
+            case 19: matches("mediabroker:exclude") ? .exclude : nil
             default: nil
             }
         }
