@@ -180,6 +180,15 @@ public final class BusConnection: Sendable {
         }
     }
 
+    /// Reads messages only while `condition` holds: while it answers `false`, what peers send
+    /// waits in the socket and then in the bus daemon, which bounds what they can make this
+    /// process hold. It is asked on the connection's thread before each sleep, and every
+    /// `interval` while it answers `false`. Pausing delays replies to calls already sent too.
+    public func readOnlyWhile(_ condition: @escaping @Sendable () -> Bool, recheckEvery interval: Duration = .milliseconds(5)) {
+        let core = core
+        loop.execute { core.readOnlyWhile(condition, recheckEvery: interval) }
+    }
+
     // MARK: Objects
 
     /// Promises an object at `path`: method calls for it wait until it is exported, instead of

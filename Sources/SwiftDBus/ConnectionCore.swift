@@ -21,6 +21,17 @@ final class ConnectionCore: @unchecked Sendable {
     private var signals = SignalTemplates()
     var disconnectHandlers: [@Sendable () -> Void] = []
     var objects = ObjectTable()
+    /// Asked before each sleep: while it answers `false` the socket is not read (see
+    /// ``BusConnection/readOnlyWhile(_:recheckEvery:)``).
+    private var mayRead: () -> Bool = { true }
+    private var recheckInterval: Duration = .milliseconds(5)
+    /// The timer that looks at `mayRead` again while reading is paused.
+    private var recheck: UInt64?
+
+    /// The most bytes of received messages libdbus holds before it stops reading the socket. The
+    /// broker routes every message as soon as it is read, so this bounds what a burst of large
+    /// messages can make it hold, not what it reads in a second.
+    static let maximumReceivedBytes = 1 << 20
 
     /// A class, so that routing a signal past every handler copies one reference each, not a rule
     /// of seven optional strings and a closure.
@@ -72,15 +83,33 @@ final class ConnectionCore: @unchecked Sendable {
             shutDown(reason: BusError(.disconnected, "the connection has no socket"))
             return
         }
+        dbus_connection_set_max_received_size(raw, Self.maximumReceivedBytes)
         watchID = loop.watch(descriptor, events: { [unowned self] in
             // Ask for POLLOUT only while libdbus has bytes queued, or poll would spin.
             guard let raw = self.raw else { return 0 }
-            return Int16(POLLIN) | (dbus_connection_has_messages_to_send(raw) != 0 ? Int16(POLLOUT) : 0)
+            let writing = dbus_connection_has_messages_to_send(raw) != 0 ? Int16(POLLOUT) : 0
+            return (self.readingAllowed() ? Int16(POLLIN) : 0) | writing
         }, handler: { [unowned self] _ in
             self.readAndWrite()
         })
         loop.afterEachWakeUp { [unowned self] in self.drain() }
         loop.onStop { [unowned self] in self.shutDown(reason: BusError(.disconnected, "the connection was closed")) }
+    }
+
+    /// Reads only while `condition` holds; while it does not, looks again every `interval`.
+    func readOnlyWhile(_ condition: @escaping () -> Bool, recheckEvery interval: Duration) {
+        mayRead = condition
+        recheckInterval = interval
+    }
+
+    /// Whether to read the socket now; when not, a timer wakes the loop to ask again (a wake-up
+    /// alone makes the loop ask before its next sleep).
+    private func readingAllowed() -> Bool {
+        if mayRead() { return true }
+        if recheck == nil {
+            recheck = loop.schedule(after: recheckInterval) { [unowned self] in self.recheck = nil }
+        }
+        return false
     }
 
     /// Moves bytes between the socket and libdbus's queues without blocking.

@@ -19,6 +19,7 @@ struct ListeningClockTests {
     func pauseCheckpoints() {
         var player = ScriptedPlayer()
         player.play(track(length: 120 * second), at: 0)
+        player.send(.tick, at: 5)  // the first write
         player.send(.playbackStatus(.paused), at: 10)
         player.send(.playbackStatus(.playing), at: 20)
         #expect(player.checkpoints.map(\.listened) == [10 * second, 10 * second])
@@ -76,6 +77,7 @@ struct ListeningClockTests {
         var player = ScriptedPlayer()
         player.play(track(length: 480 * second), at: 0)
         player.send(.seeked(position: 432 * second), at: 1)
+        player.send(.tick, at: 5)  // the first write
         player.send(.metadata(track("Next")), at: 49)
         #expect(player.finished.isEmpty)
         #expect(player.dropped.map(\.0.listened) == [49 * second])

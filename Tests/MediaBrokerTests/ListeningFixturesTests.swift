@@ -28,19 +28,41 @@ func objectPath(_ text: String) -> DBusValue { .objectPath(try! ObjectPath(text)
 struct ScriptedPlayer {
     var listening: PlayerListening
     private(set) var effects: [ListenEffect] = []
+    /// Whether the player's deadline timer runs, as the tracker runs it: before each event, a
+    /// `.tick` at every deadline that came due. Off, only the script's own ticks are sent.
+    let timers: Bool
+    /// The latest moment an event was sent at.
+    private var clock = scriptStart
 
-    init(rule: ListenRule = .lastFM, checkpointInterval: Microseconds? = nil) {
+    init(rule: ListenRule = .lastFM, checkpointInterval: Microseconds? = nil, timers: Bool = false) {
         listening = PlayerListening(rule: rule, checkpointInterval: checkpointInterval)
+        self.timers = timers
     }
 
-    init(resumed: PlayerListening) { listening = resumed }
+    init(resumed: PlayerListening) {
+        listening = resumed
+        timers = false
+    }
 
-    /// Sends `event` at `seconds` into the script; returns that event's effects.
+    /// Sends `event` at `seconds` into the script (after the ticks due before it, with `timers`);
+    /// returns that event's own effects.
     @discardableResult
     mutating func send(_ event: PlayerEvent, at seconds: Double) -> [ListenEffect] {
-        let new = listening.handle(event, at: at(seconds))
+        let now = at(seconds)
+        if timers { runTimers(until: now) }
+        let new = listening.handle(event, at: now)
         effects += new
+        clock = max(clock, now)
         return new
+    }
+
+    private mutating func runTimers(until now: Microseconds) {
+        var ticked: Microseconds?
+        while let deadline = listening.nextDeadline(at: clock), deadline <= now, deadline != ticked {
+            effects += listening.handle(.tick, at: deadline)
+            clock = deadline
+            ticked = deadline
+        }
     }
 
     /// The usual start: metadata, then Playing.

@@ -5,16 +5,18 @@ import Testing
 /// Issue 3 §1: which track is playing, when one listen ends and the next begins.
 @Suite("Listening: tracks, changes and repeats")
 struct ListeningTrackTests {
-    @Test("a new track ends the listen and starts the next, in that order")
+    @Test("a new track ends the listen and starts the next, which is written once heard for 5 s")
     func trackChange() {
-        var player = ScriptedPlayer()
+        var player = ScriptedPlayer(timers: true)
         player.play(track("One", length: 200 * second), at: 0)
         let effects = player.send(.metadata(track("Two", length: 200 * second)), at: 130)
-        #expect(effects.count == 2)
-        guard case .finished(let one) = effects.first, case .opened(let two) = effects.last else {
-            Issue.record("expected finished then opened, got \(effects)")
+        #expect(effects.count == 1)
+        guard case .finished(let one) = effects.first, let two = player.listening.current else {
+            Issue.record("expected One finished and Two playing, got \(effects)")
             return
         }
+        player.send(.tick, at: 135)
+        #expect(player.opened.last?.key == two.key)
         #expect(Recorded(one.metadata.title!, one.started, one.ended, one.listened) == Recorded("One", started: 0, ended: 130, listened: 130))
         #expect(two.started == at(130))
         #expect(two.listened == 0)
@@ -34,7 +36,7 @@ struct ListeningTrackTests {
 
     @Test("quirk 10: PlaybackStatus not re-sent on a track change — the next track still plays")
     func quirk10StatusNotResent() {
-        var player = ScriptedPlayer()
+        var player = ScriptedPlayer(timers: true)
         player.play(track("One", length: nil), at: 0)
         player.send(.metadata(track("Two", length: nil)), at: 40)
         player.send(.metadata(track("Three", length: nil)), at: 75)
@@ -48,7 +50,7 @@ struct ListeningTrackTests {
 
     @Test("quirk 7: the title, then the album — one listen from the first signal, with the album")
     func quirk7PartialFillIn() {
-        var player = ScriptedPlayer()
+        var player = ScriptedPlayer(timers: true)
         player.play(TrackMetadata(trackID: "/t/1", title: "Song"), at: 0)
         player.send(.metadata(TrackMetadata(trackID: "/t/1", title: "Song", artists: ["Artist"])), at: 0.2)
         player.send(.metadata(TrackMetadata(trackID: "/t/1", title: "Song", artists: ["Artist"], album: "Album", length: 100 * second)), at: 0.4)
@@ -60,12 +62,13 @@ struct ListeningTrackTests {
         #expect(listen.metadata.album == "Album")
         #expect(listen.metadata.artists == ["Artist"])
         #expect(listen.length == 100 * second)
-        #expect(player.checkpoints.map(\.metadata.album) == [nil, "Album"])  // the record follows the fill-in
+        #expect(player.opened.map(\.metadata.album) == ["Album"])  // filled in before the first write
+        #expect(player.checkpoints.map(\.metadata.album) == ["Album"])  // the record follows the fill-in
     }
 
     @Test("quirk 7: a value that drops a field again keeps the fullest metadata")
     func quirk7FieldDroppedAgain() {
-        var player = ScriptedPlayer()
+        var player = ScriptedPlayer(timers: true)
         player.play(TrackMetadata(title: "Song", artists: ["A"], album: "Album"), at: 0)
         player.send(.metadata(TrackMetadata(title: "Song", artists: ["A"])), at: 1)
         player.send(.playbackStatus(.stopped), at: 40)
@@ -75,17 +78,19 @@ struct ListeningTrackTests {
 
     @Test("quirk 7: a track id first and the title within 2 s is one listen from the first moment")
     func quirk7TitleArrivesLate() {
-        var player = ScriptedPlayer()
+        var player = ScriptedPlayer(timers: true)
         player.play(TrackMetadata(trackID: "/t/1", length: 100 * second), at: 0)
         #expect(player.effects.isEmpty)  // no title, nothing to write yet
         player.send(.metadata(TrackMetadata(trackID: "/t/1", title: "Song", length: 100 * second)), at: 0.5)
+        #expect(player.listening.current?.started == at(0))
+        player.send(.tick, at: 5)
         #expect(player.opened.map(\.started) == [at(0)])
-        #expect(player.opened.map(\.listened) == [500_000])
+        #expect(player.opened.map(\.listened) == [5 * second])
     }
 
     @Test("quirk 7: untitled metadata heard for longer is another track (Spotify is empty until its first change)")
     func quirk7LateTitleIsANewTrack() {
-        var player = ScriptedPlayer()
+        var player = ScriptedPlayer(timers: true)
         player.play(.empty, at: 0)
         player.send(.metadata(track("First real", length: nil)), at: 95)
         player.send(.playbackStatus(.stopped), at: 130)
@@ -94,7 +99,7 @@ struct ListeningTrackTests {
 
     @Test("quirk 7: exact duplicates (Spotify) produce no effects")
     func quirk7Duplicates() {
-        var player = ScriptedPlayer()
+        var player = ScriptedPlayer(timers: true)
         player.play(track(), at: 0)
         let before = player.effects
         for i in 0..<5 { player.send(.metadata(track()), at: 0.01 * Double(i)) }
@@ -120,7 +125,7 @@ struct ListeningTrackTests {
 
     @Test("quirk 8: a changing length alone (mpv) writes nothing until the next checkpoint")
     func quirk8LengthRevisions() {
-        var player = ScriptedPlayer()
+        var player = ScriptedPlayer(timers: true)
         player.play(track(length: 100 * second), at: 0)
         for i in 1...50 { player.send(.metadata(track(length: (100 + Microseconds(i)) * second)), at: Double(i) / 10) }
         #expect(player.checkpoints.isEmpty)
@@ -130,7 +135,7 @@ struct ListeningTrackTests {
 
     @Test("quirk 22: a loop back to the start after a qualifying listen is a second listen")
     func quirk22LoopAfterQualifying() {
-        var player = ScriptedPlayer()
+        var player = ScriptedPlayer(timers: true)
         player.play(track(length: 200 * second), at: 0)
         player.send(.seeked(position: 0), at: 200)
         player.send(.seeked(position: 300_000), at: 400.3)
@@ -145,30 +150,31 @@ struct ListeningTrackTests {
 
     @Test("quirk 22: a repeated Seeked(0) right after a loop starts nothing more")
     func quirk22DuplicateSeek() {
-        var player = ScriptedPlayer()
+        var player = ScriptedPlayer(timers: true)
         player.play(track(length: 60 * second), at: 0)
         player.send(.seeked(position: 0), at: 60)
         player.send(.seeked(position: 0), at: 60.1)
-        #expect(player.opened.count == 2)
+        #expect(player.listening.current?.started == at(60))
         #expect(player.finished.count == 1)
     }
 
     @Test("quirk 22: a loop while paused waits for Playing to start the next listen")
     func quirk22LoopWhilePaused() {
-        var player = ScriptedPlayer()
+        var player = ScriptedPlayer(timers: true)
         player.play(track(length: 60 * second), at: 0)
         player.send(.playbackStatus(.paused), at: 50)
         player.send(.seeked(position: 0), at: 55)
         #expect(player.finished.count == 1)
         #expect(player.opened.count == 1)
         player.send(.playbackStatus(.playing), at: 70)
-        #expect(player.opened.map(\.started) == [at(0), at(70)])
+        #expect(player.opened.map(\.started) == [at(0)])
+        #expect(player.listening.current?.started == at(70))
     }
 
     @Test("quirk 24: replaying the same signal sequence gives the same listens — one asset in the store")
     func quirk24Replay() async throws {
         func script() -> ScriptedPlayer {
-            var player = ScriptedPlayer()
+            var player = ScriptedPlayer(timers: true)
             player.play(track("One", length: nil), at: 0)
             player.send(.metadata(track("Two", length: nil)), at: 40)
             player.send(.playbackStatus(.stopped), at: 80)
@@ -192,8 +198,8 @@ struct ListeningTrackTests {
             (.playbackStatus(.paused), 30), (.playbackStatus(.playing), 35), (.rate(1.5), 40),
             (.metadata(track("Two", length: 100 * second)), 90), (.playbackStatus(.stopped), 200),
         ]
-        var once = ScriptedPlayer()
-        var twice = ScriptedPlayer()
+        var once = ScriptedPlayer(timers: true)
+        var twice = ScriptedPlayer(timers: true)
         for (event, time) in events {
             once.send(event, at: time)
             twice.send(event, at: time)
@@ -205,8 +211,8 @@ struct ListeningTrackTests {
 
     @Test("quirk 16: two players at once keep separate listens")
     func quirk16TwoPlayers() {
-        var browser = ScriptedPlayer()
-        var music = ScriptedPlayer()
+        var browser = ScriptedPlayer(timers: true)
+        var music = ScriptedPlayer(timers: true)
         browser.play(track("Video", length: nil), at: 0)
         music.play(track("Song", length: nil), at: 10)
         browser.send(.playbackStatus(.paused), at: 20)

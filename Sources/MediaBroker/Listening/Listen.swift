@@ -78,14 +78,16 @@ public enum DropReason: String, Sendable, Hashable {
 
 /// What the caller does after an event: each effect names one store operation.
 public enum ListenEffect: Sendable, Hashable {
-    /// A listen began: write it as an open listen ("on disk from its start").
+    /// A listen has been heard long enough to keep (``PlayerListening/firstWriteAfter`` or its
+    /// threshold): write it as an open listen, so a crash from now on loses nothing that counted.
     case opened(Listen)
     /// The open listen changed state or crossed its threshold: overwrite its record.
     case checkpoint(Listen)
     /// The listen ended and qualifies: record it as an asset and remove its open record, in one
     /// transaction.
     case finished(Listen)
-    /// The listen ended without being recorded: remove its open record.
+    /// A written listen ended without being recorded: remove its open record. A listen never
+    /// written ends with no effect at all.
     case dropped(Listen, DropReason)
 
     /// The listen the effect is about.

@@ -10,8 +10,13 @@
 /// - `listened` is wall-clock time in Playing × Rate. A pause stops the clock; a seek adds nothing,
 ///   so jumping to 90 % counts nothing while seeking back and replaying counts (quirks 20, 21).
 /// - A listen begins at the first moment its track is Playing — never while Paused or Stopped, so a
-///   stopped player's metadata makes no listen (quirk 19) — and is opened (written) once its
+///   stopped player's metadata makes no listen (quirk 19) — and is open (shown as playing) once its
 ///   metadata is recordable: a title, not a placeholder, not an advert, not excluded.
+/// - An open listen is first written (``ListenEffect/opened(_:)``) once it has been heard for
+///   ``firstWriteAfter`` or has crossed its threshold, whichever comes first. A track that ends
+///   before that leaves no trace — no write, no drop — so a player flooding track changes that
+///   nobody hears costs the store nothing (issue 16). A crash can lose at most those first seconds
+///   of a listen that had not counted yet.
 /// - Stopped, another track, the player leaving and the broker stopping end it; it is recorded when
 ///   it qualifies under the ``ListenRule``.
 /// - A `Metadata` value equal to the last is dropped before any other work (quirks 7, 8). One that
@@ -25,9 +30,10 @@
 ///   `listened` covers every loop — counted, never double counted.
 /// - An advert or excluded item is never recorded; if that is learnt after the listen was opened
 ///   (a fill-in adds the flag), the listen is dropped and this play-through never reopens.
-/// - Checkpoints: when the playback state changes (Playing ↔ Paused), when the recorded metadata
-///   changes, when the listen first crosses its threshold, and every ``checkpointInterval`` of playing.
-///   Rate changes and seeks alone write nothing; neither do floods of identical signals.
+/// - Checkpoints, once written: when the playback state changes (Playing ↔ Paused), when the
+///   recorded metadata changes, when the listen first crosses its threshold, and every
+///   ``checkpointInterval`` of playing. Rate changes and seeks alone write nothing; neither do
+///   floods of identical signals.
 public struct PlayerListening: Sendable {
     /// A `Seeked` to at most this position (µs) after a qualifying listen is a restart (2 s).
     public static let loopRestartWindow: Microseconds = 2_000_000
@@ -38,11 +44,15 @@ public struct PlayerListening: Sendable {
     public static let maxRate: Double = 16
     /// The default time between checkpoints of a long listen while it plays (5 minutes).
     public static let defaultCheckpointInterval: Microseconds = 300_000_000
+    /// How long a listen is heard before it is first written, unless its threshold comes sooner (5 s).
+    public static let defaultFirstWriteAfter: Microseconds = 5_000_000
 
     /// When a listen counts.
     public let rule: ListenRule
     /// Time between periodic checkpoints while playing; `nil`: only at state changes and threshold.
     public let checkpointInterval: Microseconds?
+    /// Time heard before a listen is first written (its threshold, when sooner, writes it earlier).
+    public let firstWriteAfter: Microseconds
 
     /// The player's last known status; `nil` before the first one.
     public private(set) var status: PlaybackStatus?
@@ -58,8 +68,10 @@ public struct PlayerListening: Sendable {
 
     private struct Play: Sendable {
         var listen: Listen
-        /// Announced with `.opened` and not yet ended or dropped.
+        /// Recordable, and not yet ended or dropped: ``current`` shows it.
         var isOpen = false
+        /// Written with `.opened`: what happens to it from now on reaches the store.
+        var isWritten = false
         /// Dropped (advert, excluded, discarded): never opened again.
         var isDead = false
         /// `listened` counts up to this moment.
@@ -72,9 +84,13 @@ public struct PlayerListening: Sendable {
         var checkpointDue = false
     }
 
-    public init(rule: ListenRule = .default, checkpointInterval: Microseconds? = Self.defaultCheckpointInterval) {
+    public init(
+        rule: ListenRule = .default, checkpointInterval: Microseconds? = Self.defaultCheckpointInterval,
+        firstWriteAfter: Microseconds = Self.defaultFirstWriteAfter
+    ) {
         self.rule = rule
         self.checkpointInterval = checkpointInterval.map { max($0, 1_000_000) }
+        self.firstWriteAfter = max(firstWriteAfter, 0)
     }
 
     /// Picks up a listen a previous run left open (issue 3 §3), when the player is still on the bus
@@ -106,7 +122,7 @@ public struct PlayerListening: Sendable {
         var resumed = listen
         resumed.metadata = metadata.merged(over: listen.metadata)
         play = Play(
-            listen: resumed, isOpen: true, clock: status == .playing ? listen.ended : now,
+            listen: resumed, isOpen: true, isWritten: true, clock: status == .playing ? listen.ended : now,
             crossedThreshold: rule.qualifies(listened: listen.listened, length: listen.length),
             lastCheckpoint: listen.ended, checkpointDue: true)
         advance(to: now)
@@ -132,24 +148,34 @@ public struct PlayerListening: Sendable {
         return listen
     }
 
-    /// When the caller should send ``PlayerEvent/tick`` next: the moment the open listen crosses
-    /// its threshold, or its next periodic checkpoint, or now when a checkpoint is due; `nil` when
-    /// nothing is open and playing — no timer then.
+    /// When the caller should send ``PlayerEvent/tick`` next: the moment the open listen is first
+    /// written, crosses its threshold or is due its next periodic checkpoint, or now when a
+    /// checkpoint is due; `nil` when nothing is open and playing — no timer then.
     public func nextDeadline(at now: Microseconds) -> Microseconds? {
         guard let play, play.isOpen else { return nil }
+        guard play.isWritten else {
+            guard isClockRunning else { return nil }
+            let firstWrite = min(firstWriteAfter, rule.threshold(length: play.listen.length) ?? .max)
+            return moment(heard: firstWrite, play: play, now: now)
+        }
         if play.checkpointDue { return now }
         guard isClockRunning else { return nil }
         var deadline: Microseconds?
         if !play.crossedThreshold, let threshold = rule.threshold(length: play.listen.length) {
-            let heard = Clock.add(play.listen.listened, counted(Clock.elapsed(from: play.clock, to: now)))
-            let remaining = Clock.add(max(threshold, 1), Clock.negated(heard))
-            deadline = remaining <= 0 ? now : Clock.add(now, wallTime(for: remaining))
+            deadline = moment(heard: max(threshold, 1), play: play, now: now)
         }
         if let checkpointInterval {
             let periodic = max(Clock.add(play.lastCheckpoint, checkpointInterval), now)
             deadline = min(deadline ?? periodic, periodic)
         }
         return deadline
+    }
+
+    /// The moment, while the clock runs, at which `play` will have been heard for `target`.
+    private func moment(heard target: Microseconds, play: Play, now: Microseconds) -> Microseconds {
+        let heard = Clock.add(play.listen.listened, counted(Clock.elapsed(from: play.clock, to: now)))
+        let remaining = Clock.add(target, Clock.negated(heard))
+        return remaining <= 0 ? now : Clock.add(now, wallTime(for: remaining))
     }
 
     // MARK: - Events
@@ -233,7 +259,7 @@ public struct PlayerListening: Sendable {
         guard !current.isDead else { return }
         if current.isOpen {
             if let reason = merged.dropReason {
-                effects.append(.dropped(current.listen, reason))
+                if current.isWritten { effects.append(.dropped(current.listen, reason)) }
                 current.isOpen = false
                 current.isDead = true
             } else if Self.recordedFieldsDiffer(before, merged) {
@@ -254,7 +280,7 @@ public struct PlayerListening: Sendable {
 
     private mutating func discard(_ effects: inout [ListenEffect]) {
         guard var current = play else { return }
-        if current.isOpen { effects.append(.dropped(current.listen, .discarded)) }
+        if current.isOpen, current.isWritten { effects.append(.dropped(current.listen, .discarded)) }
         current.isOpen = false
         current.isDead = true
         play = current
@@ -295,28 +321,46 @@ public struct PlayerListening: Sendable {
         }
     }
 
+    /// Makes the play-through open; it is written once heard long enough (see `checkpointIfDue`).
     private func open(_ play: inout Play, at now: Microseconds, _ effects: inout [ListenEffect]) {
         play.isOpen = true
-        play.crossedThreshold = rule.qualifies(listened: play.listen.listened, length: play.listen.length)
+        write(&play, at: now, &effects)
+    }
+
+    /// Writes an open, unwritten listen once it has been heard for ``firstWriteAfter`` or crossed
+    /// its threshold; whether it is written now.
+    @discardableResult
+    private func write(_ play: inout Play, at now: Microseconds, _ effects: inout [ListenEffect]) -> Bool {
+        guard !play.isWritten else { return true }
+        let qualifies = rule.qualifies(listened: play.listen.listened, length: play.listen.length)
+        guard qualifies || play.listen.listened >= firstWriteAfter else { return false }
+        play.isWritten = true
+        play.crossedThreshold = qualifies
         play.lastCheckpoint = now
         play.checkpointDue = false
         effects.append(.opened(play.listen))
+        return true
     }
 
-    /// Ends the play-through: an open listen is finished or dropped; anything else leaves no trace.
+    /// Ends the play-through: an open listen that qualifies is finished, a written one that does
+    /// not is dropped; anything else leaves no trace.
     private mutating func end(_ effects: inout [ListenEffect]) {
         guard let ended = play else { return }
         play = nil
         guard ended.isOpen else { return }
         if rule.qualifies(listened: ended.listen.listened, length: ended.listen.length) {
             effects.append(.finished(ended.listen))
-        } else {
+        } else if ended.isWritten {
             effects.append(.dropped(ended.listen, .tooShort))
         }
     }
 
     private mutating func checkpointIfDue(at now: Microseconds, _ effects: inout [ListenEffect]) {
         guard var current = play, current.isOpen else { return }
+        guard current.isWritten else {
+            if write(&current, at: now, &effects) { play = current }
+            return
+        }
         let qualifies = rule.qualifies(listened: current.listen.listened, length: current.listen.length)
         var due = current.checkpointDue || (qualifies && !current.crossedThreshold)
         if !due, isClockRunning, let checkpointInterval {

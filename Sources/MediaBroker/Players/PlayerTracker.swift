@@ -26,6 +26,8 @@ public final class PlayerTracker: @unchecked Sendable {
     /// Recorded listens remembered for the twin rule (see ``isTwin(_:of:)``): at most this many,
     /// and none that ended more than ``twinMemory`` ago.
     static let maxRememberedListens = 512
+    /// Finished listens one player may have held while its app is being found (see `perform`).
+    static let maxHeldListens = 256
     static let twinMemory: Microseconds = 3_600_000_000
 
     private let connection: BusConnection
@@ -65,9 +67,8 @@ public final class PlayerTracker: @unchecked Sendable {
         var desktopEntry: String?
         /// The app as the resolver found it (desktop file, icon, sandbox); `nil` until resolved.
         var app: AppIdentity?
-        /// Store work for this player's listens, held until its app is known: opt-outs and the
-        /// assets' `app_id` must use the resolved identity, never a provisional one.
-        var waitingForApp: [() -> Void] = []
+        /// Store work for this player's listens, held (coalesced) until its app is known.
+        var waitingForApp = HeldListenEffects()
         var listening: PlayerListening
         var status: PlaybackStatus?
         /// The timer for the listen's next deadline and when it fires: a deadline no earlier than
@@ -341,9 +342,12 @@ public final class PlayerTracker: @unchecked Sendable {
         forgetLastSignal(of: player)
         if player.app?.appID != app.appID { log.info("player \(player.uniqueName) is app \(app.appID)") }
         player.app = app
-        let waiting = player.waitingForApp
-        player.waitingForApp.removeAll()
-        for work in waiting { work() }
+        if player.waitingForApp.coalesced > 0 {
+            log.info("\(player.uniqueName) (\(app.appID)): coalesced \(player.waitingForApp.coalesced) listen updates while its app was being found")
+        }
+        for held in player.waitingForApp.takeAll() {
+            performNow(held.effect, for: player, settingsThen: held.settings)
+        }
         if !privacy.allows(app.appID) { handle(.discard, for: player) }
         releaseBarriersIfSettled()
     }
@@ -482,16 +486,21 @@ public final class PlayerTracker: @unchecked Sendable {
     /// force when its app is known: a listen that began while Media was off stays unrecorded even
     /// if the app resolves after Media is back on, and an opt-out made meanwhile still applies.
     private func perform(_ effect: ListenEffect, for player: Player) {
-        let settingsThen = privacy
-        // Now if the app is known — without making a closure for it, which cost an allocation per
-        // effect — else once it is.
-        guard player.app == nil else { return performNow(effect, for: player, settingsThen: settingsThen) }
-        player.waitingForApp.append { [self] in performNow(effect, for: player, settingsThen: settingsThen) }
+        guard player.app == nil else { return performNow(effect, for: player, settingsThen: CollectionOfOne(privacy)) }
+        player.waitingForApp.hold(effect, settings: privacy)
+        // Finished listens qualified and are never dropped, so they are what a flood could pile
+        // up: past a bound the app is resolved now, from the clues at hand.
+        if player.waitingForApp.finishedCount >= Self.maxHeldListens {
+            log.warning("\(player.uniqueName) finished \(Self.maxHeldListens) listens before its app was known; resolving it now")
+            resolveNowIfPending(player)
+        }
     }
 
-    private func performNow(_ effect: ListenEffect, for player: Player, settingsThen: PrivacySettings) {
+    /// `settingsThen`: the settings in force when the effect happened (and when the effects it
+    /// replaced while held did).
+    private func performNow(_ effect: ListenEffect, for player: Player, settingsThen: some Collection<PrivacySettings>) {
         let key = storeKey(effect.listen, of: player)
-        let allowed = settingsThen.allows(player.appID) && privacy.allows(player.appID)
+        let allowed = settingsThen.allSatisfy { $0.allows(player.appID) } && privacy.allows(player.appID)
         switch effect {
         case .opened(let listen), .checkpoint(let listen):
             guard !suppressed.contains(key) else { return }

@@ -63,6 +63,9 @@ public final class HistoryStore: Sendable {
         min(max(window, .zero), maximumCommitWindow)
     }
 
+    /// Jobs queued and not yet taken by the store thread: how far the store is behind.
+    public var backlog: Int { thread.backlog }
+
     /// Whether the store thread is waiting out a commit window now (for tests).
     var isWaitingOutCommitWindow: Bool { thread.isInCommitWindow }
 

@@ -225,6 +225,9 @@ final class StoreThread: @unchecked Sendable {
         inCommitWindow = false
     }
 
+    /// Jobs queued and not yet taken by the thread.
+    var backlog: Int { locked { jobs.count } }
+
     /// Whether the thread is waiting out a commit window now (for tests that must reach it there).
     var isInCommitWindow: Bool { locked { inCommitWindow } }
 

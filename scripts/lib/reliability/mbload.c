@@ -7,6 +7,12 @@
  *       send (quirk 8) — and a real new track every TRACK_SECONDS. It answers Get/GetAll. Prints
  *       "sent N signals (R/s), real listens L" and the titles of the real listens, one per line
  *       prefixed "listen: ".
+ *   mbload storm PLAYERS CHANGES WAVES
+ *       issue 16's flood: CHANGES distinct track changes in all, as fast as the bus takes them, with
+ *       realistic metadata (8 keys, ~650 bytes), none of which can become a listen (each track plays
+ *       for microseconds). WAVES waves of PLAYERS players (org.mpris.MediaPlayer2.stormW_K): each
+ *       wave's players appear, flood their share round-robin, and vanish. Prints "sent N distinct
+ *       track changes from P players in W waves in S s (R/s)".
  *   mbload churn PLAYERS WAVE LISTEN_MS
  *       PLAYERS players (org.mpris.MediaPlayer2.churnK) in waves of WAVE at once: each appears, plays
  *       one track for LISTEN_MS, stops and vanishes. Prints the titles like flood.
@@ -202,6 +208,97 @@ static int flood(int rate, int seconds, double track_seconds) {
     return 0;
 }
 
+/* --- storm ------------------------------------------------------------------------------- */
+
+/* Metadata as a local-file player sends it: trackid, title, artist list, album, url, art, length
+ * and track number — about 650 bytes with the signal around it. */
+static void entry_rich_metadata(DBusMessageIter *dict, const char *title, long n) {
+    DBusMessageIter e, v, m, me, mv, list;
+    char trackid[96], url[256], art[160];
+    snprintf(trackid, sizeof trackid, "/org/mpris/MediaPlayer2/Track/%ld", n);
+    snprintf(url, sizeof url, "file:///home/listener/Music/Load%%20Generator/Storm%%20Sessions/%03ld%%20%s.flac", n % 1000, "Track");
+    snprintf(art, sizeof art, "file:///home/listener/.cache/covers/%016lx.jpg", (unsigned long)n * 2654435761u);
+    const char *key = "Metadata";
+    dbus_message_iter_open_container(dict, DBUS_TYPE_DICT_ENTRY, NULL, &e);
+    dbus_message_iter_append_basic(&e, DBUS_TYPE_STRING, &key);
+    dbus_message_iter_open_container(&e, DBUS_TYPE_VARIANT, "a{sv}", &v);
+    dbus_message_iter_open_container(&v, DBUS_TYPE_ARRAY, "{sv}", &m);
+    const char *path = trackid;
+    entry_basic(&m, "mpris:trackid", DBUS_TYPE_OBJECT_PATH, "o", &path);
+    entry_string(&m, "xesam:title", title);
+    const char *artist_key = "xesam:artist", *artist = "The Load Generator Ensemble";
+    dbus_message_iter_open_container(&m, DBUS_TYPE_DICT_ENTRY, NULL, &me);
+    dbus_message_iter_append_basic(&me, DBUS_TYPE_STRING, &artist_key);
+    dbus_message_iter_open_container(&me, DBUS_TYPE_VARIANT, "as", &mv);
+    dbus_message_iter_open_container(&mv, DBUS_TYPE_ARRAY, "s", &list);
+    dbus_message_iter_append_basic(&list, DBUS_TYPE_STRING, &artist);
+    dbus_message_iter_close_container(&mv, &list);
+    dbus_message_iter_close_container(&me, &mv);
+    dbus_message_iter_close_container(&m, &me);
+    entry_string(&m, "xesam:album", "Storm Sessions, Recorded Live at the Bus Daemon");
+    entry_string(&m, "xesam:url", url);
+    entry_string(&m, "mpris:artUrl", art);
+    dbus_int64_t length = 180000000 + (n % 7) * 23000000;
+    entry_basic(&m, "mpris:length", DBUS_TYPE_INT64, "x", &length);
+    dbus_int32_t number = (dbus_int32_t)(n % 20 + 1);
+    entry_basic(&m, "xesam:trackNumber", DBUS_TYPE_INT32, "i", &number);
+    dbus_message_iter_close_container(&v, &m);
+    dbus_message_iter_close_container(&e, &v);
+    dbus_message_iter_close_container(dict, &e);
+}
+
+static void send_track_change(DBusConnection *c, const char *title, long n) {
+    DBusMessage *m = dbus_message_new_signal("/org/mpris/MediaPlayer2", "org.freedesktop.DBus.Properties", "PropertiesChanged");
+    DBusMessageIter it, dict, inv;
+    const char *interface = "org.mpris.MediaPlayer2.Player";
+    dbus_message_iter_init_append(m, &it);
+    dbus_message_iter_append_basic(&it, DBUS_TYPE_STRING, &interface);
+    dbus_message_iter_open_container(&it, DBUS_TYPE_ARRAY, "{sv}", &dict);
+    entry_rich_metadata(&dict, title, n);
+    entry_string(&dict, "PlaybackStatus", "Playing");
+    dbus_message_iter_close_container(&it, &dict);
+    dbus_message_iter_open_container(&it, DBUS_TYPE_ARRAY, "s", &inv);
+    dbus_message_iter_close_container(&it, &inv);
+    dbus_connection_send(c, m, NULL);
+    dbus_message_unref(m);
+}
+
+static int storm(int players, long changes, int waves) {
+    if (players < 1 || players > 256 || waves < 1 || changes < 1) { fprintf(stderr, "mbload: storm needs 1-256 players, waves >= 1\n"); return 64; }
+    long per_wave = changes / waves, sent = 0;
+    double start = now_seconds();
+    for (int w = 0; w < waves; w++) {
+        DBusConnection *c[players];
+        struct player_state s[players];
+        for (int i = 0; i < players; i++) {
+            char name[128];
+            c[i] = connect_bus();
+            s[i] = (struct player_state){.status = "Playing", .volume = 1};
+            snprintf(s[i].title, sizeof s[i].title, "storm %d/%d", w, i);
+            snprintf(name, sizeof name, "org.mpris.MediaPlayer2.storm%d_%d", w, i);
+            own(c[i], name);
+        }
+        long wave_end = w == waves - 1 ? changes : sent + per_wave;
+        for (long k = 0; sent < wave_end; k++, sent++) {
+            int i = (int)(k % players);
+            char title[128];
+            snprintf(title, sizeof title, "storm %d/%d track %ld", w, i, k / players);
+            send_track_change(c[i], title, sent);
+            if (k % 64 == 63) {
+                for (int j = 0; j < players; j++) { dbus_connection_flush(c[j]); answer_calls(c[j], &s[j]); }
+            }
+        }
+        for (int i = 0; i < players; i++) {
+            dbus_connection_flush(c[i]);
+            dbus_connection_close(c[i]);
+            dbus_connection_unref(c[i]);
+        }
+    }
+    double elapsed = now_seconds() - start;
+    printf("sent %ld distinct track changes from %d players in %d waves in %.1f s (%.0f/s)\n", sent, players, waves, elapsed, sent / elapsed);
+    return 0;
+}
+
 /* --- churn ------------------------------------------------------------------------------- */
 
 static int churn(int players, int wave, int listen_ms) {
@@ -365,8 +462,9 @@ static int clients(int n, double seconds) {
 int main(int argc, char **argv) {
     dbus_threads_init_default();
     if (argc == 5 && strcmp(argv[1], "flood") == 0) return flood(atoi(argv[2]), atoi(argv[3]), atof(argv[4]));
+    if (argc == 5 && strcmp(argv[1], "storm") == 0) return storm(atoi(argv[2]), atol(argv[3]), atoi(argv[4]));
     if (argc == 5 && strcmp(argv[1], "churn") == 0) return churn(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));
     if (argc == 4 && strcmp(argv[1], "clients") == 0) return clients(atoi(argv[2]), atof(argv[3]));
-    fprintf(stderr, "usage: mbload flood RATE SECONDS TRACK_SECONDS | churn PLAYERS WAVE LISTEN_MS | clients N SECONDS\n");
+    fprintf(stderr, "usage: mbload flood RATE SECONDS TRACK_SECONDS | storm PLAYERS CHANGES WAVES | churn PLAYERS WAVE LISTEN_MS | clients N SECONDS\n");
     return 64;
 }
