@@ -72,9 +72,22 @@ static void entry_double(DBusMessageIter *dict, const char *key, double value) {
     entry_basic(dict, key, DBUS_TYPE_DOUBLE, "d", &value);
 }
 
+/* KEY: a list of one string (as), as players send xesam:artist. */
+static void entry_one_string_list(DBusMessageIter *dict, const char *key, const char *value) {
+    DBusMessageIter e, v, list;
+    dbus_message_iter_open_container(dict, DBUS_TYPE_DICT_ENTRY, NULL, &e);
+    dbus_message_iter_append_basic(&e, DBUS_TYPE_STRING, &key);
+    dbus_message_iter_open_container(&e, DBUS_TYPE_VARIANT, "as", &v);
+    dbus_message_iter_open_container(&v, DBUS_TYPE_ARRAY, "s", &list);
+    dbus_message_iter_append_basic(&list, DBUS_TYPE_STRING, &value);
+    dbus_message_iter_close_container(&v, &list);
+    dbus_message_iter_close_container(&e, &v);
+    dbus_message_iter_close_container(dict, &e);
+}
+
 /* "Metadata": a{sv} with title, artist list, album, length and trackid. */
 static void entry_metadata(DBusMessageIter *dict, const char *title) {
-    DBusMessageIter e, v, m, me, mv, list;
+    DBusMessageIter e, v, m;
     const char *key = "Metadata";
     dbus_message_iter_open_container(dict, DBUS_TYPE_DICT_ENTRY, NULL, &e);
     dbus_message_iter_append_basic(&e, DBUS_TYPE_STRING, &key);
@@ -82,15 +95,7 @@ static void entry_metadata(DBusMessageIter *dict, const char *title) {
     dbus_message_iter_open_container(&v, DBUS_TYPE_ARRAY, "{sv}", &m);
     entry_string(&m, "xesam:title", title);
     entry_string(&m, "xesam:album", "Storm");
-    const char *artist_key = "xesam:artist", *artist = "Load Generator";
-    dbus_message_iter_open_container(&m, DBUS_TYPE_DICT_ENTRY, NULL, &me);
-    dbus_message_iter_append_basic(&me, DBUS_TYPE_STRING, &artist_key);
-    dbus_message_iter_open_container(&me, DBUS_TYPE_VARIANT, "as", &mv);
-    dbus_message_iter_open_container(&mv, DBUS_TYPE_ARRAY, "s", &list);
-    dbus_message_iter_append_basic(&list, DBUS_TYPE_STRING, &artist);
-    dbus_message_iter_close_container(&mv, &list);
-    dbus_message_iter_close_container(&me, &mv);
-    dbus_message_iter_close_container(&m, &me);
+    entry_one_string_list(&m, "xesam:artist", "Load Generator");
     dbus_int64_t length = 600000000;
     entry_basic(&m, "mpris:length", DBUS_TYPE_INT64, "x", &length);
     dbus_message_iter_close_container(&v, &m);
@@ -213,7 +218,7 @@ static int flood(int rate, int seconds, double track_seconds) {
 /* Metadata as a local-file player sends it: trackid, title, artist list, album, url, art, length
  * and track number — about 650 bytes with the signal around it. */
 static void entry_rich_metadata(DBusMessageIter *dict, const char *title, long n) {
-    DBusMessageIter e, v, m, me, mv, list;
+    DBusMessageIter e, v, m;
     char trackid[96], url[256], art[160];
     snprintf(trackid, sizeof trackid, "/org/mpris/MediaPlayer2/Track/%ld", n);
     snprintf(url, sizeof url, "file:///home/listener/Music/Load%%20Generator/Storm%%20Sessions/%03ld%%20%s.flac", n % 1000, "Track");
@@ -226,15 +231,7 @@ static void entry_rich_metadata(DBusMessageIter *dict, const char *title, long n
     const char *path = trackid;
     entry_basic(&m, "mpris:trackid", DBUS_TYPE_OBJECT_PATH, "o", &path);
     entry_string(&m, "xesam:title", title);
-    const char *artist_key = "xesam:artist", *artist = "The Load Generator Ensemble";
-    dbus_message_iter_open_container(&m, DBUS_TYPE_DICT_ENTRY, NULL, &me);
-    dbus_message_iter_append_basic(&me, DBUS_TYPE_STRING, &artist_key);
-    dbus_message_iter_open_container(&me, DBUS_TYPE_VARIANT, "as", &mv);
-    dbus_message_iter_open_container(&mv, DBUS_TYPE_ARRAY, "s", &list);
-    dbus_message_iter_append_basic(&list, DBUS_TYPE_STRING, &artist);
-    dbus_message_iter_close_container(&mv, &list);
-    dbus_message_iter_close_container(&me, &mv);
-    dbus_message_iter_close_container(&m, &me);
+    entry_one_string_list(&m, "xesam:artist", "The Load Generator Ensemble");
     entry_string(&m, "xesam:album", "Storm Sessions, Recorded Live at the Bus Daemon");
     entry_string(&m, "xesam:url", url);
     entry_string(&m, "mpris:artUrl", art);
