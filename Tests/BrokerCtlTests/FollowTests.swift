@@ -43,7 +43,9 @@ import Testing
         async let run = runBrokerCtl(words, broker: broker, timeZone: plusTwo, stopSignals: stops, output: output)
         for (index, item) in [GenericMedia.sample(id: 1), .sample(id: 2, started: "2026-11-29T13:05:00Z")].enumerated() {
             feed.yield(item)
-            try await waitUntil("line \(index + 1) is printed") {
+            // A generous deadline: with every suite running in parallel on two cores, the task printing
+            // the line can wait a long time for a thread of the cooperative pool.
+            try await waitUntil("line \(index + 1) is printed", timeout: .seconds(60)) {
                 await Task.yield()
                 return output.writes.count == index + 1
             }
