@@ -105,7 +105,7 @@ struct ListeningInvariantTests {
                 if let open {
                     #expect(listening.current?.key == open, "seed \(seed) step \(step)")
                 } else if let unwritten = listening.current {
-                    #expect(unwritten.listened < listening.firstWriteAfter, "seed \(seed) step \(step)")
+                    #expect(unwritten.listened < PlayerListening.firstWriteAfter, "seed \(seed) step \(step)")
                     #expect(!rule.qualifies(listened: unwritten.listened, length: unwritten.length), "seed \(seed) step \(step)")
                 }
                 if let deadline = listening.nextDeadline(at: now) {

@@ -78,9 +78,9 @@ public enum BrokerDaemon {
             connection.close()
             return 1
         }
+        StoreBackpressure.install(on: connection, for: store, log: log)
         // Both reads queue at once, and the listens left open by the last run are needed only
         // once the object serves, so start-up waits for the store thread once, not twice.
-        StoreBackpressure.install(on: connection, for: store, log: log)
         let leftovers = ResultBox<Result<[OpenListen], StoreError>>()
         store.openListens { leftovers.set($0) }
         let settings = loadSettings(from: store, log: log)

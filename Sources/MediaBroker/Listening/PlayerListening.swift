@@ -45,14 +45,12 @@ public struct PlayerListening: Sendable {
     /// The default time between checkpoints of a long listen while it plays (5 minutes).
     public static let defaultCheckpointInterval: Microseconds = 300_000_000
     /// How long a listen is heard before it is first written, unless its threshold comes sooner (5 s).
-    public static let defaultFirstWriteAfter: Microseconds = 5_000_000
+    public static let firstWriteAfter: Microseconds = 5_000_000
 
     /// When a listen counts.
     public let rule: ListenRule
     /// Time between periodic checkpoints while playing; `nil`: only at state changes and threshold.
     public let checkpointInterval: Microseconds?
-    /// Time heard before a listen is first written (its threshold, when sooner, writes it earlier).
-    public let firstWriteAfter: Microseconds
 
     /// The player's last known status; `nil` before the first one.
     public private(set) var status: PlaybackStatus?
@@ -84,13 +82,9 @@ public struct PlayerListening: Sendable {
         var checkpointDue = false
     }
 
-    public init(
-        rule: ListenRule = .default, checkpointInterval: Microseconds? = Self.defaultCheckpointInterval,
-        firstWriteAfter: Microseconds = Self.defaultFirstWriteAfter
-    ) {
+    public init(rule: ListenRule = .default, checkpointInterval: Microseconds? = Self.defaultCheckpointInterval) {
         self.rule = rule
         self.checkpointInterval = checkpointInterval.map { max($0, 1_000_000) }
-        self.firstWriteAfter = max(firstWriteAfter, 0)
     }
 
     /// Picks up a listen a previous run left open (issue 3 §3), when the player is still on the bus
@@ -155,7 +149,7 @@ public struct PlayerListening: Sendable {
         guard let play, play.isOpen else { return nil }
         guard play.isWritten else {
             guard isClockRunning else { return nil }
-            let firstWrite = min(firstWriteAfter, rule.threshold(length: play.listen.length) ?? .max)
+            let firstWrite = min(Self.firstWriteAfter, rule.threshold(length: play.listen.length) ?? .max)
             return moment(heard: firstWrite, play: play, now: now)
         }
         if play.checkpointDue { return now }
@@ -333,7 +327,7 @@ public struct PlayerListening: Sendable {
     private func write(_ play: inout Play, at now: Microseconds, _ effects: inout [ListenEffect]) -> Bool {
         guard !play.isWritten else { return true }
         let qualifies = rule.qualifies(listened: play.listen.listened, length: play.listen.length)
-        guard qualifies || play.listen.listened >= firstWriteAfter else { return false }
+        guard qualifies || play.listen.listened >= Self.firstWriteAfter else { return false }
         play.isWritten = true
         play.crossedThreshold = qualifies
         play.lastCheckpoint = now

@@ -103,14 +103,47 @@ static void entry_metadata(DBusMessageIter *dict, const char *title) {
     dbus_message_iter_close_container(dict, &e);
 }
 
+/* Metadata as a local-file player sends it: trackid, title, artist list, album, url, art, length
+ * and track number — about 650 bytes with the signal around it. */
+static void entry_rich_metadata(DBusMessageIter *dict, const char *title, long n) {
+    DBusMessageIter e, v, m;
+    char trackid[96], url[256], art[160];
+    snprintf(trackid, sizeof trackid, "/org/mpris/MediaPlayer2/Track/%ld", n);
+    snprintf(url, sizeof url, "file:///home/listener/Music/Load%%20Generator/Storm%%20Sessions/%03ld%%20%s.flac", n % 1000, "Track");
+    snprintf(art, sizeof art, "file:///home/listener/.cache/covers/%016lx.jpg", (unsigned long)n * 2654435761u);
+    const char *key = "Metadata";
+    dbus_message_iter_open_container(dict, DBUS_TYPE_DICT_ENTRY, NULL, &e);
+    dbus_message_iter_append_basic(&e, DBUS_TYPE_STRING, &key);
+    dbus_message_iter_open_container(&e, DBUS_TYPE_VARIANT, "a{sv}", &v);
+    dbus_message_iter_open_container(&v, DBUS_TYPE_ARRAY, "{sv}", &m);
+    const char *path = trackid;
+    entry_basic(&m, "mpris:trackid", DBUS_TYPE_OBJECT_PATH, "o", &path);
+    entry_string(&m, "xesam:title", title);
+    entry_one_string_list(&m, "xesam:artist", "The Load Generator Ensemble");
+    entry_string(&m, "xesam:album", "Storm Sessions, Recorded Live at the Bus Daemon");
+    entry_string(&m, "xesam:url", url);
+    entry_string(&m, "mpris:artUrl", art);
+    dbus_int64_t length = 180000000 + (n % 7) * 23000000;
+    entry_basic(&m, "mpris:length", DBUS_TYPE_INT64, "x", &length);
+    dbus_int32_t number = (dbus_int32_t)(n % 20 + 1);
+    entry_basic(&m, "xesam:trackNumber", DBUS_TYPE_INT32, "i", &number);
+    dbus_message_iter_close_container(&v, &m);
+    dbus_message_iter_close_container(&e, &v);
+    dbus_message_iter_close_container(dict, &e);
+}
+
 struct player_state {
     char title[128];
     const char *status;
     double volume;
+    /* The storm's players send a local-file player's full metadata for track number `track`. */
+    int rich;
+    long track;
 };
 
 static void append_properties(DBusMessageIter *dict, const struct player_state *s, int metadata, int status, int volume) {
-    if (metadata) entry_metadata(dict, s->title);
+    if (metadata && s->rich) entry_rich_metadata(dict, s->title, s->track);
+    else if (metadata) entry_metadata(dict, s->title);
     if (status) entry_string(dict, "PlaybackStatus", s->status);
     if (volume) entry_double(dict, "Volume", s->volume);
 }
@@ -179,7 +212,7 @@ static int flood(int rate, int seconds, double track_seconds) {
         double t = now_seconds();
         if (t >= next_track && listens < 4096) {
             snprintf(s.title, sizeof s.title, "storm %d", listens);
-            snprintf(titles[listens], sizeof titles[0], "%s", s.title);
+            snprintf(titles[listens], sizeof titles[0], "%.63s", s.title);
             listens++;
             s.status = "Playing";
             send_changed(c, &s, 1, 1, 0);
@@ -215,51 +248,6 @@ static int flood(int rate, int seconds, double track_seconds) {
 
 /* --- storm ------------------------------------------------------------------------------- */
 
-/* Metadata as a local-file player sends it: trackid, title, artist list, album, url, art, length
- * and track number — about 650 bytes with the signal around it. */
-static void entry_rich_metadata(DBusMessageIter *dict, const char *title, long n) {
-    DBusMessageIter e, v, m;
-    char trackid[96], url[256], art[160];
-    snprintf(trackid, sizeof trackid, "/org/mpris/MediaPlayer2/Track/%ld", n);
-    snprintf(url, sizeof url, "file:///home/listener/Music/Load%%20Generator/Storm%%20Sessions/%03ld%%20%s.flac", n % 1000, "Track");
-    snprintf(art, sizeof art, "file:///home/listener/.cache/covers/%016lx.jpg", (unsigned long)n * 2654435761u);
-    const char *key = "Metadata";
-    dbus_message_iter_open_container(dict, DBUS_TYPE_DICT_ENTRY, NULL, &e);
-    dbus_message_iter_append_basic(&e, DBUS_TYPE_STRING, &key);
-    dbus_message_iter_open_container(&e, DBUS_TYPE_VARIANT, "a{sv}", &v);
-    dbus_message_iter_open_container(&v, DBUS_TYPE_ARRAY, "{sv}", &m);
-    const char *path = trackid;
-    entry_basic(&m, "mpris:trackid", DBUS_TYPE_OBJECT_PATH, "o", &path);
-    entry_string(&m, "xesam:title", title);
-    entry_one_string_list(&m, "xesam:artist", "The Load Generator Ensemble");
-    entry_string(&m, "xesam:album", "Storm Sessions, Recorded Live at the Bus Daemon");
-    entry_string(&m, "xesam:url", url);
-    entry_string(&m, "mpris:artUrl", art);
-    dbus_int64_t length = 180000000 + (n % 7) * 23000000;
-    entry_basic(&m, "mpris:length", DBUS_TYPE_INT64, "x", &length);
-    dbus_int32_t number = (dbus_int32_t)(n % 20 + 1);
-    entry_basic(&m, "xesam:trackNumber", DBUS_TYPE_INT32, "i", &number);
-    dbus_message_iter_close_container(&v, &m);
-    dbus_message_iter_close_container(&e, &v);
-    dbus_message_iter_close_container(dict, &e);
-}
-
-static void send_track_change(DBusConnection *c, const char *title, long n) {
-    DBusMessage *m = dbus_message_new_signal("/org/mpris/MediaPlayer2", "org.freedesktop.DBus.Properties", "PropertiesChanged");
-    DBusMessageIter it, dict, inv;
-    const char *interface = "org.mpris.MediaPlayer2.Player";
-    dbus_message_iter_init_append(m, &it);
-    dbus_message_iter_append_basic(&it, DBUS_TYPE_STRING, &interface);
-    dbus_message_iter_open_container(&it, DBUS_TYPE_ARRAY, "{sv}", &dict);
-    entry_rich_metadata(&dict, title, n);
-    entry_string(&dict, "PlaybackStatus", "Playing");
-    dbus_message_iter_close_container(&it, &dict);
-    dbus_message_iter_open_container(&it, DBUS_TYPE_ARRAY, "s", &inv);
-    dbus_message_iter_close_container(&it, &inv);
-    dbus_connection_send(c, m, NULL);
-    dbus_message_unref(m);
-}
-
 static int storm(int players, long changes, int waves) {
     if (players < 1 || players > 256 || waves < 1 || changes < 1) { fprintf(stderr, "mbload: storm needs 1-256 players, waves >= 1\n"); return 64; }
     long per_wave = changes / waves, sent = 0;
@@ -270,7 +258,7 @@ static int storm(int players, long changes, int waves) {
         for (int i = 0; i < players; i++) {
             char name[128];
             c[i] = connect_bus();
-            s[i] = (struct player_state){.status = "Playing", .volume = 1};
+            s[i] = (struct player_state){.status = "Playing", .volume = 1, .rich = 1};
             snprintf(s[i].title, sizeof s[i].title, "storm %d/%d", w, i);
             snprintf(name, sizeof name, "org.mpris.MediaPlayer2.storm%d_%d", w, i);
             own(c[i], name);
@@ -278,9 +266,9 @@ static int storm(int players, long changes, int waves) {
         long wave_end = w == waves - 1 ? changes : sent + per_wave;
         for (long k = 0; sent < wave_end; k++, sent++) {
             int i = (int)(k % players);
-            char title[128];
-            snprintf(title, sizeof title, "storm %d/%d track %ld", w, i, k / players);
-            send_track_change(c[i], title, sent);
+            snprintf(s[i].title, sizeof s[i].title, "storm %d/%d track %ld", w, i, k / players);
+            s[i].track = sent;
+            send_changed(c[i], &s[i], 1, 1, 0);
             if (k % 64 == 63) {
                 for (int j = 0; j < players; j++) { dbus_connection_flush(c[j]); answer_calls(c[j], &s[j]); }
             }
