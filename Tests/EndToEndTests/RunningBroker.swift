@@ -14,20 +14,24 @@ final class RunningBroker: Sendable {
     /// Starts the broker and waits until it has started: it owns its name, its history is open and
     /// it follows players. (The name alone comes first: calls wait for the rest, but a test that
     /// reads the file or the log right away must not.)
-    init(bus: PrivateBus, data: TemporaryDirectory? = nil, arguments: [String] = ["--min-listen", "2"]) throws {
+    /// `environment` is merged over the bus's (an `XDG_DATA_HOME` with desktop files, say).
+    init(bus: PrivateBus, data: TemporaryDirectory? = nil, arguments: [String] = ["--min-listen", "2"],
+         environment: [String: String] = [:]) throws {
         self.bus = bus
         self.data = try data ?? TemporaryDirectory(prefix: "broker-data")
         self.arguments = arguments
-        process = try Self.launch(bus: bus, databasePath: self.data.appending("history.sqlite3"), arguments: arguments)
+        process = try Self.launch(bus: bus, databasePath: self.data.appending("history.sqlite3"), arguments: arguments,
+                                  environment: environment)
         try bus.waitForName(MediaBrokerClient.busName)
         try process.waitForOutput(containing: "owns \(MediaBrokerClient.busName); history in", in: .standardError, timeout: .seconds(30))
     }
 
-    static func launch(bus: PrivateBus, databasePath: String, arguments: [String]) throws -> ChildProcess {
+    static func launch(bus: PrivateBus, databasePath: String, arguments: [String],
+                       environment: [String: String] = [:]) throws -> ChildProcess {
         try ChildProcess.launch(
             try BuiltProducts.path(of: "media-broker"),
             arguments: ["--database", databasePath, "--verbose"] + arguments,
-            environment: bus.environment)
+            environment: bus.environment.merging(environment) { $1 })
     }
 
     /// A client connected to the broker's bus.

@@ -15,7 +15,7 @@ final class ScriptedPlayer: Sendable {
     let connection: BusConnection
     let busName: String
     private let state: Values
-    private let root: [String: DBusValue]
+    private let object: ExportedObject
 
     private final class Values: Sendable {
         let values: Mutex<[String: DBusValue]>
@@ -23,13 +23,15 @@ final class ScriptedPlayer: Sendable {
         var snapshot: [String: DBusValue] { values.withLock { $0 } }
     }
 
-    /// Connects to `bus`, exports the player and takes `org.mpris.MediaPlayer2.<name>`.
-    init(bus: PrivateBus, name: String, identity: String = "Scripted Player", desktopEntry: String? = nil) async throws {
+    /// Connects to `bus`, exports the player and takes `org.mpris.MediaPlayer2.<name>`. With
+    /// `exportingLater`, it takes the name first and exports its object only at ``exportObject()``,
+    /// as Firefox does (its name is there ~45 ms before its object).
+    init(bus: PrivateBus, name: String, identity: String = "Scripted Player", desktopEntry: String? = nil,
+         exportingLater: Bool = false) async throws {
         connection = try BusConnection.connect(to: bus.address)
         busName = "org.mpris.MediaPlayer2." + name
         var root: [String: DBusValue] = ["Identity": .string(identity), "CanQuit": .boolean(false)]
         if let desktopEntry { root["DesktopEntry"] = .string(desktopEntry) }
-        self.root = root
         state = Values(["PlaybackStatus": .string("Stopped"), "Rate": .double(1), "Metadata": .vardict([:])])
         let state = state
         let root2 = root
@@ -40,12 +42,22 @@ final class ScriptedPlayer: Sendable {
                 return ExportedProperty(MemberName(stringLiteral: name), signature: signature, get: { values()[name] ?? .string("") })
             })
         }
-        connection.export(ExportedObject(path: Self.path, interfaces: [
+        object = ExportedObject(path: Self.path, interfaces: [
             properties(Self.rootInterface) { root2 },
             properties(Self.playerInterface) { state.snapshot },
-        ]))
+        ])
+        if !exportingLater { exportObject() }
         let result = try await connection.requestName(BusName(busName))
         guard result == .primaryOwner else { throw TestSupportError("could not own \(busName): \(result)") }
+    }
+
+    /// Serves `/org/mpris/MediaPlayer2` from now on.
+    func exportObject() { connection.export(object) }
+
+    /// Serves `/org/mpris/MediaPlayer2` with the player interface alone: its root interface never
+    /// answers.
+    func exportPlayerInterfaceOnly() {
+        connection.export(ExportedObject(path: Self.path, interfaces: object.interfaces.filter { $0.name == Self.playerInterface }))
     }
 
     /// Changes properties and announces them in one `PropertiesChanged`, as players do.

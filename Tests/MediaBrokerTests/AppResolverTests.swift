@@ -147,6 +147,23 @@ struct AppResolverTests {
         #expect(resolver.resolve(PlayerClues(busName: Self.mpris + "ncspot.instance89", processID: 89)).appID == "ncspot")
     }
 
+    @Test("issue 17: a browser that has not told its DesktopEntry is found by its executable's name")
+    func theExecutableNameIsALastClue() throws {
+        let fixture = try AppFixture()
+        try fixture.desktopFile(in: fixture.usrShare, "firefox-esr.desktop", "Name=Firefox ESR", "StartupWMClass=firefox-esr")
+        try FileManager.default.createDirectory(atPath: fixture.proc + "/31", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: fixture.proc + "/31/exe", withDestinationPath: "/usr/lib/firefox-esr/firefox-esr")
+        try FileManager.default.createDirectory(atPath: fixture.proc + "/32", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: fixture.proc + "/32/exe", withDestinationPath: "/usr/lib/firefox-esr/firefox-esr (deleted)")
+        let resolver = fixture.resolver()
+        for pid: UInt32 in [31, 32] {
+            let found = resolver.resolve(PlayerClues(busName: Self.mpris + "firefox.instance_1_77", processID: pid))
+            #expect(found == AppIdentity(appID: "firefox-esr", appName: "Firefox ESR", appIcon: nil, source: .desktopFileMatch))
+        }
+        // The player's own word still comes first; without a process the bus name is all there is.
+        #expect(resolver.resolve(PlayerClues(busName: Self.mpris + "firefox.instance_1_77", processID: 33)).appID == "firefox")
+    }
+
     @Test func anUnconfinedOrVanishedProcessUsesTheOtherRules() throws {
         let fixture = try AppFixture()
         try fixture.write(fixture.proc + "/5/cgroup", "0::/user.slice/user-1000.slice/session-2.scope\n")

@@ -29,6 +29,18 @@ enum AppFiles {
             nanoseconds: info.st_mtim.tv_nsec, size: Int64(info.st_size))
     }
 
+    /// The target of the symbolic link at `path` (at most 4 KB), or nil when it is not a link.
+    ///
+    /// The corresponding C call is `readlink`.
+    static func linkTarget(_ path: String) -> String? {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = buffer.withUnsafeMutableBufferPointer { bytes in
+            bytes.baseAddress.map { readlink(path, $0, bytes.count) } ?? -1
+        }
+        guard count > 0, count < buffer.count else { return nil }
+        return String(decoding: buffer[..<count], as: UTF8.self)
+    }
+
     /// Whether `path` is a regular file (following symbolic links).
     static func isRegularFile(_ path: String) -> Bool {
         var info = stat()

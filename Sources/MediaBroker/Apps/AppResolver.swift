@@ -10,8 +10,10 @@ internal import Glibc
 ///    installed (snapd puts it in `/var/lib/snapd/desktop/applications`), else the snap's name.
 /// 2. **`DesktopEntry`**, when a desktop file with exactly that id is installed (a trailing
 ///    `.desktop` is dropped first; an empty value counts as absent).
-/// 3. **A match among installed desktop files**, for the clues `DesktopEntry` then the bus-name
-///    stem, trying for both clues one kind of match before the next: the id ignoring case; the last
+/// 3. **A match among installed desktop files**, for the clues `DesktopEntry`, the bus-name stem,
+///    then the file name of the process's executable (`/proc/PID/exe`: `firefox-esr` for a Firefox
+///    that has not told its `DesktopEntry` yet), trying for every clue one kind of match before the
+///    next: the id ignoring case; the last
 ///    component of a reverse-DNS id (`org.videolan.VLC` for `vlc`); the component before the last
 ///    when only one id has it (`com.spotify.Client` for `spotify`); `StartupWMClass` ignoring
 ///    case; then `Name` (untranslated or localized) ignoring case, against `Identity` first and
@@ -58,6 +60,7 @@ public final class AppResolver: @unchecked Sendable {
         var desktopEntry: String?
         var identity: String?
         var sandbox: Sandbox?
+        var executable: String?
     }
 
     private var snapshot: Snapshot?
@@ -95,7 +98,8 @@ public final class AppResolver: @unchecked Sendable {
         let desktopEntry = Self.desktopID(clues.desktopEntry)
         let identity = clues.identity.flatMap { BoundedText.clean($0, maxBytes: Self.maximumNameBytes) }
         let stem = Self.busNameStem(clues.busName)
-        let key = CluesKey(stem: stem, desktopEntry: desktopEntry, identity: identity, sandbox: sandbox)
+        let executable = clues.processID.flatMap { Self.executableName(processID: $0, procRoot: procRoot) }
+        let key = CluesKey(stem: stem, desktopEntry: desktopEntry, identity: identity, sandbox: sandbox, executable: executable)
         return withFreshSnapshot { snapshot in
             if let known = byClues[key] { return known }
             let found = resolve(key, in: snapshot)
@@ -162,7 +166,7 @@ public final class AppResolver: @unchecked Sendable {
             return identity(item.id, item, key, .desktopEntry, in: snapshot)
         }
         var clues: [String] = []
-        for clue in [key.desktopEntry, key.stem].compactMap({ $0 }) where !clues.contains(clue) { clues.append(clue) }
+        for clue in [key.desktopEntry, key.stem, key.executable].compactMap({ $0 }) where !clues.contains(clue) { clues.append(clue) }
         for kind in [DesktopFileIndex.MatchKind.id, .reverseDNSName, .reverseDNSOwner, .startupWMClass] {
             for clue in clues {
                 if let item = index.match(clue, by: kind) { return identity(item.id, item, key, .desktopFileMatch, in: snapshot) }
@@ -201,6 +205,16 @@ public final class AppResolver: @unchecked Sendable {
         guard var id = value?.trimmingSpaces(), !id.isEmpty, id.utf8.count <= maximumClueBytes else { return nil }
         if id.hasSuffix(".desktop"), id.count > ".desktop".count { id.removeLast(".desktop".count) }
         return id
+    }
+
+    /// The file name of process `pid`'s executable, read from the kernel (`/proc/PID/exe`), never
+    /// from the process; nil when the process is gone, not ours, or the name is no plausible id.
+    static func executableName(processID pid: UInt32, procRoot: String) -> String? {
+        guard var target = AppFiles.linkTarget(procRoot + "/" + String(pid) + "/exe") else { return nil }
+        // The kernel marks an executable replaced on disk (a package upgrade) this way.
+        if target.hasSuffix(" (deleted)") { target.removeLast(" (deleted)".count) }
+        guard let name = target.split(separator: "/").last, Sandbox.isAppID(name) else { return nil }
+        return String(name)
     }
 
     /// `org.mpris.MediaPlayer2.vlc.instance7389` → `vlc`; `…firefox.instance_1_66` → `firefox`;

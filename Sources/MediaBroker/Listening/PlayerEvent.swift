@@ -19,6 +19,9 @@ public enum PlayerEvent: Sendable, Hashable {
     case playerGone
     /// The broker is shutting down: end the listen in progress as if the player stopped.
     case brokerStopping
+    /// The player turned out to be another app (its identity was read again): a listen in
+    /// progress that was written is written again, so the record carries the final identity.
+    case appChanged
     /// Forget the listen in progress without recording it (the app was opted out, Media was
     /// switched off). The track playing now is not recorded; the next listen is.
     case discard

@@ -207,6 +207,9 @@ public struct PlayerListening: Sendable {
         case .brokerStopping:
             advance(to: now)
             end(&effects)
+        case .appChanged:
+            advance(to: now)
+            play?.checkpointDue = true
         case .discard:
             advance(to: now)
             discard(&effects)

@@ -18,7 +18,7 @@ public struct TrackMetadata: Sendable, Hashable {
 
     /// `mpris:trackid`, as an object path or a string (quirk 3). Not unique on its own (quirk 4).
     public var trackID: String? { fields.trackID }
-    /// `xesam:title`. Without one there is no asset.
+    /// `xesam:title`. Without one there is no asset. A web address is no title (``AddressTitle``).
     public var title: String? { fields.title }
     /// `xesam:artist`, in order, without empties and duplicates.
     public var artists: [String] { fields.artists }
@@ -127,13 +127,13 @@ public struct TrackMetadata: Sendable, Hashable {
             length: length.flatMap(Self.plausibleLength), isExcluded: isExcluded)
     }
 
-    /// Assigns already cleaned fields.
+    /// Assigns already cleaned fields. A title that is a web address is no title (``AddressTitle``).
     init(
         cleanedTrackID trackID: String?, title: String?, artists: [String], album: String?, albumArtists: [String],
         genres: [String], url: String?, length: Microseconds?, isExcluded: Bool
     ) {
         fields = Fields(
-            trackID: trackID, title: title, artists: artists, album: album, albumArtists: albumArtists,
+            trackID: trackID, title: title.flatMap { AddressTitle.isAddress($0, url: url) ? nil : $0 }, artists: artists, album: album, albumArtists: albumArtists,
             genres: genres, url: url, length: length, isExcluded: isExcluded,
             kind: Self.kind(genres: genres, trackID: trackID, url: url))
     }

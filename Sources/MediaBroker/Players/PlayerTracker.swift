@@ -65,6 +65,21 @@ public final class PlayerTracker: @unchecked Sendable {
         }
         var identity: String?
         var desktopEntry: String?
+        /// The root interface answered (`Identity`, `DesktopEntry`): the app is resolved from that
+        /// answer, never from a guess made while the player had not exported its object yet.
+        var identityAnswered = false
+        var identityRetry = ReadRetry()
+        var playerRetry = ReadRetry()
+        /// The timers of reads asked again after a failure (see ``ReadRetry``).
+        var identityRetryTimer: TimerToken?
+        var playerRetryTimer: TimerToken?
+        /// A read of its identity or a lookup of its app is under way: ``whenSettled(_:)`` waits for
+        /// it. A player waiting to be asked again is not waited for.
+        var isFindingApp = false
+        /// The player interface has answered a read at least once.
+        var hasReadPlayer = false
+        /// The owner's process id, from the bus daemon, once asked.
+        var processID: UInt32??
         /// The app as the resolver found it (desktop file, icon, sandbox); `nil` until resolved.
         var app: AppIdentity?
         /// Store work for this player's listens, held (coalesced) until its app is known.
@@ -88,6 +103,13 @@ public final class PlayerTracker: @unchecked Sendable {
         var rereadTimer: TimerToken?
         /// The name limit was hit and logged for this connection.
         var loggedNameLimit = false
+
+        func cancelTimers() {
+            deadlineTimer?.token.cancel()
+            rereadTimer?.cancel()
+            identityRetryTimer?.cancel()
+            playerRetryTimer?.cancel()
+        }
 
         init(uniqueName: String, rule: ListenRule) {
             self.uniqueName = uniqueName
@@ -289,6 +311,7 @@ public final class PlayerTracker: @unchecked Sendable {
         player.busNames.insert(name)
         players[new] = player
         log.info("following player \(name) (\(new))")
+        withProcessID(of: player) { _ in }
         readIdentity(of: player)
         readPlayerProperties(of: player)
     }
@@ -297,8 +320,7 @@ public final class PlayerTracker: @unchecked Sendable {
         log.info("player \(player.appID) (\(player.uniqueName)) left the bus")
         resolveNowIfPending(player)
         handle(.playerGone, for: player)
-        player.deadlineTimer?.token.cancel()
-        player.rereadTimer?.cancel()
+        player.cancelTimers()
         players[player.uniqueName] = nil
         if players.count < Self.maxPlayers { loggedPlayerLimit = false }
         releaseBarriersIfSettled()
@@ -307,29 +329,62 @@ public final class PlayerTracker: @unchecked Sendable {
     // MARK: Reading properties
 
     /// Reads `Identity` and `DesktopEntry`, then resolves the app (desktop file, icon, Flatpak or
-    /// snap sandbox from the player's process) on the resolver's own thread.
+    /// snap sandbox from the player's process) on the resolver's own thread. A read that fails — the
+    /// player owns its name but has not exported its object yet — is asked again (``ReadRetry``),
+    /// and at once when the player interface first answers; the app is resolved only from an
+    /// answer, or from the name and process alone once the player was given up on.
     private func readIdentity(of player: Player) {
-        guard let destination = try? BusName(player.uniqueName) else { return }
-        let call = MethodCall(destination: destination, path: Self.mprisPath, interface: .properties, member: "GetAll",
-                              arguments: [.string(Self.rootInterface.rawValue)], allowsAutoStart: false)
-        connection.call(call, timeout: .seconds(5)) { [self] result in
-            guard players[player.uniqueName] === player else { return }
-            forgetLastSignal(of: player)
-            if case .success(let reply) = result, let properties = try? reply.arguments.first?.vardict() {
+        player.identityRetryTimer?.cancel()
+        player.identityRetryTimer = nil
+        player.isFindingApp = true
+        getAll(Self.rootInterface, of: player) { [self] result in
+            player.isFindingApp = false
+            switch result {
+            case .success(let properties):
                 // Bounded like metadata: a player's name and desktop id are peer data too.
                 player.identity = (try? properties["Identity"]?.string()).flatMap(TrackMetadata.cleanText)
                 player.desktopEntry = (try? properties["DesktopEntry"]?.string()).flatMap(TrackMetadata.cleanText)
                     .flatMap { $0.utf8.count <= BrokerContract.maximumAppIDLength && !$0.contains("/") ? $0 : nil }
+                player.identityAnswered = true
+                player.identityRetry = ReadRetry()
+                resolveApp(of: player)
+            case .failure(let error):
+                guard !player.identityAnswered else { return }
+                if let delay = player.identityRetry.failed(at: MonotonicClock.microseconds) {
+                    log.debug("\(player.uniqueName) did not tell its identity (\(error.name)); asking again in \(delay / 1000) ms")
+                    player.identityRetryTimer = retry(after: delay, for: player) { [self] in readIdentity(of: $0) }
+                } else if player.app == nil {
+                    log.warning("\(player.uniqueName) never told its identity (\(error.name)); its app is found from its name and process")
+                    resolveApp(of: player)
+                }
             }
-            resolveApp(of: player)
+            releaseBarriersIfSettled()
+        }
+    }
+
+    /// Runs `read` for `player` after `delay` µs, unless it left meanwhile.
+    private func retry(after delay: Microseconds, for player: Player, _ read: @escaping @Sendable (Player) -> Void) -> TimerToken {
+        connection.schedule(after: .microseconds(delay)) { [self] in
+            guard players[player.uniqueName] === player else { return }
+            read(player)
+        }
+    }
+
+    /// Calls `body` with the process id of the player's connection, asking the bus daemon once.
+    private func withProcessID(of player: Player, _ body: @escaping @Sendable (UInt32?) -> Void) {
+        if let known = player.processID { return body(known) }
+        connection.callBus("GetConnectionUnixProcessID", [.string(player.uniqueName)], timeout: .seconds(5)) { [self] result in
+            let pid = (try? result.get().first?.integer(as: UInt32.self)) ?? nil
+            if player.processID == nil { player.processID = .some(pid) }
+            guard players[player.uniqueName] === player else { return }
+            body(pid)
         }
     }
 
     private func resolveApp(of player: Player) {
-        connection.callBus("GetConnectionUnixProcessID", [.string(player.uniqueName)], timeout: .seconds(5)) { [self] result in
-            guard players[player.uniqueName] === player, let busName = player.busNames.sorted().first else { return }
-            let pid = (try? result.get().first?.integer(as: UInt32.self)) ?? nil
-            let clues = PlayerClues(busName: busName, desktopEntry: player.desktopEntry, identity: player.identity, processID: pid)
+        player.isFindingApp = true
+        withProcessID(of: player) { [self] pid in
+            guard let clues = clues(of: player, processID: pid) else { return }
             let loop = connection.loop
             controller.resolver.resolve(clues) { [self] app in
                 loop.execute { [self] in appResolved(app, for: player) }
@@ -337,10 +392,17 @@ public final class PlayerTracker: @unchecked Sendable {
         }
     }
 
+    private func clues(of player: Player, processID: UInt32?) -> PlayerClues? {
+        guard let busName = player.busNames.sorted().first else { return nil }
+        return PlayerClues(busName: busName, desktopEntry: player.desktopEntry, identity: player.identity, processID: processID)
+    }
+
     private func appResolved(_ app: AppIdentity, for player: Player) {
         guard players[player.uniqueName] === player else { return }
         forgetLastSignal(of: player)
+        player.isFindingApp = false
         if player.app?.appID != app.appID { log.info("player \(player.uniqueName) is app \(app.appID)") }
+        let changedApp = player.app != nil && player.app != app
         player.app = app
         if player.waitingForApp.coalesced > 0 {
             log.info("\(player.uniqueName) (\(app.appID)): coalesced \(player.waitingForApp.coalesced) listen updates while its app was being found")
@@ -348,21 +410,27 @@ public final class PlayerTracker: @unchecked Sendable {
         for held in player.waitingForApp.takeAll() {
             performNow(held.effect, for: player, settingsThen: held.settings)
         }
-        if !privacy.allows(app.appID) { handle(.discard, for: player) }
+        if !privacy.allows(app.appID) {
+            handle(.discard, for: player)
+        } else if changedApp {
+            handle(.appChanged, for: player)
+        }
         releaseBarriersIfSettled()
     }
 
     private var barriers: [() -> Void] = []
 
-    /// Runs `work` once no player holds store work waiting for its app — so what `Status`
-    /// reports (and a store query queued after it) reflects everything the broker has seen.
+    /// Runs `work` once no player holds store work waiting for an answer about its app that is on
+    /// its way — so what `Status` reports (and a store query queued after it) reflects everything
+    /// the broker has seen. A player that has not told its identity and waits to be asked again
+    /// (``ReadRetry``) is not waited for: `Status` answers at once.
     func whenSettled(_ work: @escaping () -> Void) {
         barriers.append(work)
         releaseBarriersIfSettled()
     }
 
     private func releaseBarriersIfSettled() {
-        guard !barriers.isEmpty, players.values.allSatisfy({ $0.waitingForApp.isEmpty }) else { return }
+        guard !barriers.isEmpty, players.values.allSatisfy({ $0.waitingForApp.isEmpty || !$0.isFindingApp }) else { return }
         let ready = barriers
         barriers.removeAll()
         for work in ready { work() }
@@ -371,22 +439,42 @@ public final class PlayerTracker: @unchecked Sendable {
     /// A player leaving (or the broker stopping) before its app resolved: resolve it here, on this
     /// thread — a rare path, and its held store work must not be lost or done under a guessed id.
     private func resolveNowIfPending(_ player: Player) {
-        guard player.app == nil, let busName = player.busNames.sorted().first else { return }
-        appResolved(controller.resolver.resolve(PlayerClues(busName: busName, desktopEntry: player.desktopEntry,
-                                                            identity: player.identity)), for: player)
+        guard player.app == nil, let clues = clues(of: player, processID: player.processID ?? nil) else { return }
+        appResolved(controller.resolver.resolve(clues), for: player)
     }
 
+    /// Reads the player interface, asked again like the root interface when the player has not
+    /// exported its object yet. Its first answer also asks again at once for an identity that
+    /// failed: the object is there now.
     private func readPlayerProperties(of player: Player) {
-        getAll(Self.playerInterface, of: player) { [self] properties in
-            if let waiting = leftovers.removeValue(forKey: player.uniqueName) {
-                resume(waiting, of: player, from: properties)
-            } else {
-                apply(PlayerProperties(properties), to: player)
+        player.playerRetryTimer?.cancel()
+        player.playerRetryTimer = nil
+        getAll(Self.playerInterface, of: player) { [self] result in
+            switch result {
+            case .success(let properties):
+                player.playerRetry = ReadRetry()
+                if !player.hasReadPlayer {
+                    player.hasReadPlayer = true
+                    if player.identityRetryTimer != nil { readIdentity(of: player) }
+                }
+                if let waiting = leftovers.removeValue(forKey: player.uniqueName) {
+                    resume(waiting, of: player, from: properties)
+                } else {
+                    apply(PlayerProperties(properties), to: player)
+                }
+            case .failure(let error):
+                guard let delay = player.playerRetry.failed(at: MonotonicClock.microseconds) else {
+                    return log.debug("could not read \(Self.playerInterface) of \(player.uniqueName): \(error)")
+                }
+                player.playerRetryTimer = retry(after: delay, for: player) { [self] in readPlayerProperties(of: $0) }
             }
         }
     }
 
-    private func getAll(_ interface: InterfaceName, of player: Player, _ body: @escaping @Sendable ([String: DBusValue]) -> Void) {
+    /// `GetAll` of `interface`; `body` runs only while the player is still followed. An answer that
+    /// is not a dictionary is an empty one.
+    private func getAll(_ interface: InterfaceName, of player: Player,
+                        _ body: @escaping @Sendable (Result<[String: DBusValue], BusError>) -> Void) {
         guard let destination = try? BusName(player.uniqueName) else { return }
         let call = MethodCall(destination: destination, path: Self.mprisPath, interface: .properties, member: "GetAll",
                               arguments: [.string(interface.rawValue)], allowsAutoStart: false)
@@ -394,12 +482,7 @@ public final class PlayerTracker: @unchecked Sendable {
             // The player may have left while we waited.
             guard players[player.uniqueName] === player else { return }
             forgetLastSignal(of: player)
-            switch result {
-            case .success(let reply):
-                body((try? reply.arguments.first?.vardict()) ?? [:])
-            case .failure(let error):
-                log.debug("could not read \(interface) of \(player.uniqueName): \(error)")
-            }
+            body(result.map { (try? $0.arguments.first?.vardict()) ?? [:] })
         }
     }
 
@@ -639,8 +722,7 @@ public final class PlayerTracker: @unchecked Sendable {
         for player in players.values {
             resolveNowIfPending(player)
             handle(.brokerStopping, for: player)
-            player.deadlineTimer?.token.cancel()
-            player.rereadTimer?.cancel()
+            player.cancelTimers()
         }
         stopped = true
         for token in tokens { token.cancel() }
