@@ -37,8 +37,11 @@ struct ListeningInvariantTests {
         case 0..<30: return .metadata(metadataPool.randomElement(using: &rng)!)
         case 30..<60: return .playbackStatus(PlaybackStatus.allCases.randomElement(using: &rng)!)
         case 60..<68: return .rate([1, 2, 0.5, 0, -1, .nan, .infinity, 1e9].randomElement(using: &rng)!)
-        case 68..<80: return .seeked(position: [0, 1 * second, 100 * second, -1, .max, .min].randomElement(using: &rng)!)
-        case 80..<94: return .tick
+        case 68..<76: return .seeked(position: [0, 1 * second, 100 * second, -1, .max, .min].randomElement(using: &rng)!)
+        case 76..<80: return .position([0, 19 * second, 200 * second, 600 * second, -1, .max].randomElement(using: &rng)!)
+        case 80..<92: return .tick
+        case 92..<93: return .playingSince([.min, 0, scriptStart, .max].randomElement(using: &rng)!)
+        case 93..<94: return .appChanged
         case 94..<97: return .discard
         case 97..<99: return .playerGone
         default: return .brokerStopping

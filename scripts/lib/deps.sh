@@ -14,7 +14,10 @@ MB_TEST_PACKAGES=(mpv mpv-mpris vlc-bin vlc-plugin-base sox libsox-fmt-all ffmpe
     # Packaging tests: man page lint (groff), completion scripts (zsh -n, shellcheck), make install.
     groff-base zsh shellcheck make
     # Tests that read the database file itself (sqlite3) and compare icon lookups (python3-xdg).
-    sqlite3 python3-xdg)
+    sqlite3 python3-xdg
+    # Real browsers playing real pages (issue 17): Chromium (headless) and Firefox ESR (on Xvfb),
+    # PulseAudio with a null sink so that media really plays; the web server is python3's.
+    chromium firefox-esr pulseaudio xvfb)
 # What bench/run needs beyond building and running: a C compiler for its programs, the sqlite3 shell
 # that fills the stores, playerctl (playerctld, playerctl) and busctl as baselines, python3 for the
 # report, valgrind for profiling a miss.

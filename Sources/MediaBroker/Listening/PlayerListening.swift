@@ -18,7 +18,12 @@
 ///   nobody hears costs the store nothing (issue 16). A crash can lose at most those first seconds
 ///   of a listen that had not counted yet.
 /// - Stopped, another track, the player leaving and the broker stopping end it; it is recorded when
-///   it qualifies under the ``ListenRule``.
+///   it qualifies under the ``ListenRule``. So do Paused at the track's end — the position (from
+///   `Seeked` or a `Position` read, counted on while playing) within ``endOfTrackWindow`` of the
+///   length — and a pause longer than ``longestPause``; playing again after either starts a new
+///   listen (issue 17: a finished `<audio>` in Firefox stays Paused at its end while the tab lives).
+/// - A listen begun by ``PlayerEvent/playingSince(_:)`` — the player was already playing when the
+///   broker met it — begins at that moment, and the time since counts as heard.
 /// - A `Metadata` value equal to the last is dropped before any other work (quirks 7, 8). One that
 ///   names the same track with fields filled in or left out (``TrackMetadata/isSameTrack(as:)``)
 ///   updates the listen, which keeps its start and takes the fullest metadata. A title arriving
@@ -46,6 +51,12 @@ public struct PlayerListening: Sendable {
     public static let defaultCheckpointInterval: Microseconds = 300_000_000
     /// How long a listen is heard before it is first written, unless its threshold comes sooner (5 s).
     public static let firstWriteAfter: Microseconds = 5_000_000
+    /// Paused at most this far from the track's end is paused at its end: the track ended (1 s;
+    /// Firefox reports `Position` in whole seconds).
+    public static let endOfTrackWindow: Microseconds = 1_000_000
+    /// A listen paused for longer than this has ended (10 minutes): it is finished, and playing on
+    /// later starts a new listen, so a tab left paused overnight is not a listen still going on.
+    public static let longestPause: Microseconds = 600_000_000
 
     /// When a listen counts.
     public let rule: ListenRule
@@ -61,6 +72,9 @@ public struct PlayerListening: Sendable {
 
     /// The play-through in progress: from the first moment Playing with a track to its end.
     private var play: Play?
+    /// Where the track was when last told (`Seeked`, `Position`), and when; `nil` when unknown
+    /// (a new track, or nothing told yet).
+    private var position: (value: Microseconds, at: Microseconds)?
     /// Numbers this player's listens, so keys stay unique even at the same microsecond.
     private var serial: UInt64 = 0
 
@@ -80,6 +94,8 @@ public struct PlayerListening: Sendable {
         var lastCheckpoint: Microseconds
         /// A state change happened since the last write.
         var checkpointDue = false
+        /// When the player paused, while it is paused.
+        var pausedSince: Microseconds?
     }
 
     public init(rule: ListenRule = .default, checkpointInterval: Microseconds? = Self.defaultCheckpointInterval) {
@@ -118,7 +134,7 @@ public struct PlayerListening: Sendable {
         play = Play(
             listen: resumed, isOpen: true, isWritten: true, clock: status == .playing ? listen.ended : now,
             crossedThreshold: rule.qualifies(listened: listen.listened, length: listen.length),
-            lastCheckpoint: listen.ended, checkpointDue: true)
+            lastCheckpoint: listen.ended, checkpointDue: true, pausedSince: status == .paused ? now : nil)
         advance(to: now)
     }
 
@@ -147,6 +163,9 @@ public struct PlayerListening: Sendable {
     /// checkpoint is due; `nil` when nothing is open and playing — no timer then.
     public func nextDeadline(at now: Microseconds) -> Microseconds? {
         guard let play, play.isOpen else { return nil }
+        if status == .paused, let pausedSince = play.pausedSince, !(play.isWritten && play.checkpointDue) {
+            return max(Clock.add(pausedSince, Self.longestPause), now)
+        }
         guard play.isWritten else {
             guard isClockRunning else { return nil }
             let firstWrite = min(Self.firstWriteAfter, rule.threshold(length: play.listen.length) ?? .max)
@@ -178,24 +197,40 @@ public struct PlayerListening: Sendable {
     /// An event that changes nothing (an identical status, metadata or rate) returns `[]` at once.
     public mutating func handle(_ event: PlayerEvent, at now: Microseconds) -> [ListenEffect] {
         var effects: [ListenEffect] = []
+        if let pausedSince = play?.pausedSince, Clock.elapsed(from: pausedSince, to: now) >= Self.longestPause {
+            end(&effects)
+        }
         switch event {
         case .playbackStatus(let new):
-            guard new != status else { return [] }
+            guard new != status else { return effects }
             advance(to: now)
             setStatus(new, at: now, &effects)
+        case .playingSince(let since):
+            guard status != .playing else { return effects }
+            advance(to: now)
+            setStatus(.playing, at: now, since: min(since, now), &effects)
         case .metadata(let new):
-            guard new != metadata else { return [] }
+            guard new != metadata else { return effects }
             effects.reserveCapacity(2)  // a track change finishes one listen and opens the next
             advance(to: now)
+            // A position told was about the track before (a fill-in is still that track).
+            if let old = metadata, !new.isSameTrack(as: old), !new.fillsIn(untitled: old) { position = nil }
             metadata = new
             trackChanged(to: new, at: now, &effects)
         case .rate(let raw):
-            guard let new = Self.countedRate(raw), new != rate else { return [] }
+            guard let new = Self.countedRate(raw), new != rate else { return effects }
             advance(to: now)
+            position = currentPosition(at: now).map { ($0, now) }
             rate = new
         case .seeked(let position):
             advance(to: now)
+            told(position: position, at: now)
             restartIfLooped(position: position, at: now, &effects)
+            endIfPausedAtTrackEnd(at: now, &effects)
+        case .position(let position):
+            advance(to: now)
+            told(position: position, at: now)
+            endIfPausedAtTrackEnd(at: now, &effects)
         case .tick:
             advance(to: now)
         case .playerGone:
@@ -204,6 +239,7 @@ public struct PlayerListening: Sendable {
             status = nil
             metadata = nil
             rate = 1
+            position = nil
         case .brokerStopping:
             advance(to: now)
             end(&effects)
@@ -218,22 +254,57 @@ public struct PlayerListening: Sendable {
         return effects
     }
 
-    private mutating func setStatus(_ new: PlaybackStatus, at now: Microseconds, _ effects: inout [ListenEffect]) {
+    /// `since`: when Playing began, for a listen this begins (``PlayerEvent/playingSince(_:)``).
+    private mutating func setStatus(_ new: PlaybackStatus, at now: Microseconds, since: Microseconds? = nil,
+                                    _ effects: inout [ListenEffect]) {
         let old = status
+        // The position stops or starts moving with the status.
+        position = currentPosition(at: now).map { ($0, now) }
         status = new
         switch new {
         case .playing:
             if play != nil {
                 play!.clock = now
                 play!.checkpointDue = true
+                play!.pausedSince = nil
             } else if let metadata {
-                begin(metadata, at: now, &effects)
+                begin(metadata, at: since ?? now, &effects)
+                if since != nil { advance(to: now) }
             }
         case .paused:
-            if old == .playing { play?.checkpointDue = true }
+            if old == .playing {
+                play?.checkpointDue = true
+                play?.pausedSince = now
+            }
+            endIfPausedAtTrackEnd(at: now, &effects)
         case .stopped:
             end(&effects)
         }
+    }
+
+    // MARK: - Position
+
+    /// Where the track is at `now` by what was last told (`Seeked`, `Position`), counted on while
+    /// it plays; `nil` when nothing was told about this track.
+    public func position(at now: Microseconds) -> Microseconds? { currentPosition(at: now) }
+
+    private func currentPosition(at now: Microseconds) -> Microseconds? {
+        guard let position else { return nil }
+        guard isClockRunning else { return position.value }
+        return Clock.add(position.value, counted(Clock.elapsed(from: position.at, to: now)))
+    }
+
+    private mutating func told(position value: Microseconds, at now: Microseconds) {
+        position = (0...TrackMetadata.Limits.maxLength).contains(value) ? (value, now) : nil
+    }
+
+    /// Ends the listen when the player is Paused at the end of its track: the track ended.
+    private mutating func endIfPausedAtTrackEnd(at now: Microseconds, _ effects: inout [ListenEffect]) {
+        guard status == .paused, let current = play, let length = current.listen.length ?? metadata?.length,
+              let position = currentPosition(at: now),
+              position >= Clock.add(length, -Self.endOfTrackWindow)
+        else { return }
+        end(&effects)
     }
 
     private mutating func trackChanged(to new: TrackMetadata, at now: Microseconds, _ effects: inout [ListenEffect]) {

@@ -11,11 +11,14 @@ struct PlayerProperties {
     var metadata: TrackMetadata?
     var playbackStatus: DBusValue?
     var rate: DBusValue?
+    /// Only from a read: `Position` never signals.
+    var position: DBusValue?
 
     /// The names, as MPRIS spells them.
     static let metadataName = "Metadata"
     static let playbackStatusName = "PlaybackStatus"
     static let rateName = "Rate"
+    static let positionName = "Position"
 
     /// None yet: a signal's are taken one entry at a time.
     init() {}
@@ -25,6 +28,7 @@ struct PlayerProperties {
         metadata = properties[Self.metadataName].map { TrackMetadata.decode($0) }
         playbackStatus = properties[Self.playbackStatusName]
         rate = properties[Self.rateName]
+        position = properties[Self.positionName]
     }
 
     /// Takes one entry of a signal's changed properties (`a{sv}`); other properties are stepped over.

@@ -29,6 +29,9 @@ public final class PlayerTracker: @unchecked Sendable {
     /// Finished listens one player may have held while its app is being found (see `perform`).
     static let maxHeldListens = 256
     static let twinMemory: Microseconds = 3_600_000_000
+    /// A player whose first Playing comes this soon after the broker met it was already playing
+    /// (see `event(for:of:)`); later, it started playing while followed.
+    static let alreadyPlayingWindow: Microseconds = 2_000_000
 
     private let connection: BusConnection
     private let store: HistoryStore
@@ -54,6 +57,9 @@ public final class PlayerTracker: @unchecked Sendable {
     private let safetyRereadInterval: Duration
     /// Whether the "too many players" line was logged since the count last dropped below the limit.
     private var loggedPlayerLimit = false
+    /// When the tracker began following the bus: no listen of a player met already playing is
+    /// dated earlier (the previous run recorded what played before it stopped).
+    private var startedAt: Microseconds = .max
     /// The listens recorded lately: the twins a later listen is checked against.
     private var remembered = TwinMemory(capacity: PlayerTracker.maxRememberedListens)
 
@@ -78,6 +84,9 @@ public final class PlayerTracker: @unchecked Sendable {
         var isFindingApp = false
         /// The player interface has answered a read at least once.
         var hasReadPlayer = false
+        /// When the broker began following it, and whether it has been Playing since.
+        var metAt: Microseconds
+        var hasPlayed = false
         /// The owner's process id, from the bus daemon, once asked.
         var processID: UInt32??
         /// The app as the resolver found it (desktop file, icon, sandbox); `nil` until resolved.
@@ -111,8 +120,9 @@ public final class PlayerTracker: @unchecked Sendable {
             playerRetryTimer?.cancel()
         }
 
-        init(uniqueName: String, rule: ListenRule) {
+        init(uniqueName: String, rule: ListenRule, metAt: Microseconds) {
             self.uniqueName = uniqueName
+            self.metAt = metAt
             self.listening = PlayerListening(rule: rule)
         }
 
@@ -177,6 +187,7 @@ public final class PlayerTracker: @unchecked Sendable {
     /// Subscribes to name changes, then lists the players already there — in that order, so a
     /// player starting in between is not missed. Call on the connection's thread.
     public func start(completion: @escaping @Sendable (BusError?) -> Void) {
+        startedAt = now()
         let subscriptions: [Subscription] = [
             (MatchRule(sender: BusConnection.busName, interface: .bus, member: "NameOwnerChanged", path: BusConnection.busPath),
              { [self] in nameOwnerSignal($0) }),
@@ -307,7 +318,7 @@ public final class PlayerTracker: @unchecked Sendable {
             return
         }
         owners[name] = new
-        let player = Player(uniqueName: new, rule: rule)
+        let player = Player(uniqueName: new, rule: rule, metAt: now())
         player.busNames.insert(name)
         players[new] = player
         log.info("following player \(name) (\(new))")
@@ -443,8 +454,8 @@ public final class PlayerTracker: @unchecked Sendable {
         appResolved(controller.resolver.resolve(clues), for: player)
     }
 
-    /// Reads the player interface, asked again like the root interface when the player has not
-    /// exported its object yet. Its first answer also asks again at once for an identity that
+    /// Reads the player interface, asked again like the root interface until it first answers
+    /// (the player may not have exported its object yet). Its first answer also asks again at once for an identity that
     /// failed: the object is there now.
     private func readPlayerProperties(of player: Player) {
         player.playerRetryTimer?.cancel()
@@ -463,7 +474,9 @@ public final class PlayerTracker: @unchecked Sendable {
                     apply(PlayerProperties(properties), to: player)
                 }
             case .failure(let error):
-                guard let delay = player.playerRetry.failed(at: MonotonicClock.microseconds) else {
+                // Once it has answered, its object is there: a failure then is the player's own
+                // (the next signal or safety re-read asks again).
+                guard !player.hasReadPlayer, let delay = player.playerRetry.failed(at: MonotonicClock.microseconds) else {
                     return log.debug("could not read \(Self.playerInterface) of \(player.uniqueName): \(error)")
                 }
                 player.playerRetryTimer = retry(after: delay, for: player) { [self] in readPlayerProperties(of: $0) }
@@ -487,7 +500,8 @@ public final class PlayerTracker: @unchecked Sendable {
     }
 
     /// Feeds the properties a player reported to its listening state, metadata first: a track
-    /// change often arrives together with its status.
+    /// change often arrives together with its status. The position comes before Playing (a player
+    /// met already playing began where it says) and after Paused (Paused at the end is the end).
     /// Returns whether `Metadata` was new (not an identical repeat).
     @discardableResult
     private func apply(_ properties: PlayerProperties, to player: Player) -> Bool {
@@ -501,13 +515,49 @@ public final class PlayerTracker: @unchecked Sendable {
             player.lastRate = rate
             handle(event, for: player)
         }
-        if let value = properties.playbackStatus, let status = PlaybackStatus(mpris: value) {
+        let position = properties.position.flatMap(TrackMetadata.microseconds)
+        let status = properties.playbackStatus.flatMap(PlaybackStatus.init(mpris:))
+        if let position, status != .paused { handle(.position(position), for: player) }
+        if let status {
             let changed = status != player.status
             player.status = status
-            handle(.playbackStatus(status), for: player)
+            handle(event(for: status, of: player), for: player)
             if changed || player.rereadTimer == nil { scheduleSafetyReread(of: player) }
+            // Paused at the track's end is the track ended: where is it? (Firefox's `<audio>`.)
+            if changed, status == .paused, position == nil { readPosition(of: player) }
         }
+        if let position, status == .paused { handle(.position(position), for: player) }
         return metadataChanged
+    }
+
+    /// The event for a status the player reported. Its first Playing, soon after the broker met it,
+    /// is ``PlayerEvent/playingSince(_:)`` the moment its position says: the player was already
+    /// playing (Chromium's name appears ~2.7 s after its audio starts, with a `Seeked` telling
+    /// where it is). Never before the broker began following the bus, nor for a position past the
+    /// track's length; later on, Playing at a position is only a resume or a seek.
+    private func event(for status: PlaybackStatus, of player: Player) -> PlayerEvent {
+        guard status == .playing, !player.hasPlayed else { return .playbackStatus(status) }
+        player.hasPlayed = true
+        let current = now()
+        let rate = player.listening.rate
+        guard Clock.elapsed(from: player.metAt, to: current) <= Self.alreadyPlayingWindow,
+              let position = player.listening.position(at: current), position > 0, rate > 0,
+              position <= player.listening.metadata?.length ?? TrackMetadata.Limits.maxLength
+        else { return .playbackStatus(status) }
+        return .playingSince(max(Clock.add(current, -Clock.microseconds(Double(position) / rate)), min(startedAt, current)))
+    }
+
+    /// Reads `Position` (it never signals).
+    private func readPosition(of player: Player) {
+        guard let destination = try? BusName(player.uniqueName) else { return }
+        let call = MethodCall(destination: destination, path: Self.mprisPath, interface: .properties, member: "Get",
+                              arguments: [.string(Self.playerInterface.rawValue), .string(PlayerProperties.positionName)],
+                              allowsAutoStart: false)
+        connection.call(call, timeout: .seconds(5)) { [self] result in
+            guard players[player.uniqueName] === player, case .success(let reply) = result,
+                  let value = reply.arguments.first, let position = TrackMetadata.microseconds(value) else { return }
+            handle(.position(position), for: player)
+        }
     }
 
     /// While a player plays, re-read it now and then: some never signal. Nothing runs while
