@@ -66,6 +66,13 @@ final class BrowserRig: Sendable {
         }
     }
 
+    /// Waits until the broker shows `browser`'s listen as playing and heard for `heard`.
+    func waitUntilHeard(_ browser: WebBrowser, playingFor heard: Duration, timeout: Duration = .seconds(40)) async throws {
+        try await waitUntil("the broker has heard \(browser.kind) play for \(heard)", timeout: timeout) {
+            try await self.client.nowPlaying().contains { $0.appID == browser.kind.appID && ($0.listened ?? .zero) >= heard }
+        }
+    }
+
     /// Quits `browser` and waits until the broker follows no player: every listen it made has
     /// ended and is queued ahead of any later query.
     func quit(_ browser: WebBrowser) async throws {

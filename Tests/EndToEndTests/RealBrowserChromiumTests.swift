@@ -58,8 +58,7 @@ import Testing
     func closedMidPlay() async throws {
         let rig = try BrowserRig()
         let browser = try rig.open("long.html", in: .chromium)
-        try await rig.waitUntilBrokerSees(browser, as: "Playing")
-        try await PlayClock().play(for: .seconds(4))
+        try await rig.waitUntilHeard(browser, playingFor: .seconds(4))
         try await rig.quit(browser)
         let asset = try #require(try await rig.assets().first)
         #expect(asset.title == "Long Song")

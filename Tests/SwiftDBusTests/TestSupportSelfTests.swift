@@ -178,3 +178,46 @@ import TestSupport
         try waitUntil("the MPRIS name is released") { try !bus.listNames().contains(MPVPlayer.firstBusName) }
     }
 }
+
+@Suite struct BrowserFixtureTests {
+    /// What python3's own client gets for `path` with `Range: range` (or none): status, the
+    /// `Content-Range` header, the body's length.
+    func fetch(_ url: String, range: String?) throws -> String {
+        let script = """
+            import sys, urllib.request
+            request = urllib.request.Request(sys.argv[1])
+            if len(sys.argv) > 2: request.add_header("Range", sys.argv[2])
+            with urllib.request.urlopen(request) as reply:
+                print(reply.status, reply.headers.get("Content-Range"), len(reply.read()))
+            """
+        let result = try ChildProcess.run("/usr/bin/python3", arguments: ["-c", script, url] + (range.map { [$0] } ?? []))
+        guard result.status.isSuccess else { throw TestSupportError("fetching \(url) failed: \(result.standardError)") }
+        return result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test func theWebServerAnswersRangesAsBrowsersAskForThem() throws {
+        let site = try TemporaryDirectory(prefix: "site")
+        try String(repeating: "x", count: 1000).write(toFile: site.appending("f.bin"), atomically: true, encoding: .utf8)
+        let server = try HTTPRangeServer(serving: site.path)
+        #expect(try fetch(server.url("f.bin"), range: nil) == "200 None 1000")
+        #expect(try fetch(server.url("f.bin"), range: "bytes=0-9") == "206 bytes 0-9/1000 10")
+        #expect(try fetch(server.url("f.bin"), range: "bytes=990-") == "206 bytes 990-999/1000 10")
+        #expect(try fetch(server.url("f.bin"), range: "bytes=-5") == "206 bytes 995-999/1000 5")
+        let whole = try HTTPRangeServer(serving: site.path, rangeRequests: false)
+        #expect(try fetch(whole.url("f.bin"), range: "bytes=0-9") == "200 None 1000")
+    }
+
+    @Test func theNullSinkAcceptsAClient() throws {
+        let sink = try PulseAudioSink()
+        let info = try ChildProcess.run("pactl", arguments: ["list", "short", "sinks"], environment: sink.environment)
+        #expect(info.status.isSuccess, "\(info.standardError)")
+        #expect(info.standardOutput.contains("null"))
+    }
+
+    @Test func theVirtualDisplayAcceptsClients() throws {
+        let first = try VirtualDisplay()
+        let second = try VirtualDisplay()
+        #expect(first.name != second.name)
+        #expect(FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X" + first.name.dropFirst()))
+    }
+}

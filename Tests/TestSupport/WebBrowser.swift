@@ -38,16 +38,22 @@ public final class BrowserProfile: Sendable {
 public final class WebBrowser: Sendable {
     public enum Kind: String, Sendable {
         case chromium, firefox
+
+        /// The app id the broker records it as, from Debian's desktop files.
+        public var appID: String { self == .chromium ? "chromium" : "firefox-esr" }
     }
 
     public let kind: Kind
     public let process: ChildProcess
     private let bus: PrivateBus
+    /// Kept while the browser runs: its folder goes with the last reference.
+    private let profile: BrowserProfile
 
-    private init(kind: Kind, process: ChildProcess, bus: PrivateBus) {
+    private init(kind: Kind, process: ChildProcess, bus: PrivateBus, profile: BrowserProfile) {
         self.kind = kind
         self.process = process
         self.bus = bus
+        self.profile = profile
     }
 
     /// Chromium, headless, opening `url`.
@@ -60,7 +66,7 @@ public final class WebBrowser: Sendable {
                 "--disable-background-networking", "--disable-component-update", url,
             ],
             environment: environment(profile, bus, sound))
-        return WebBrowser(kind: .chromium, process: process, bus: bus)
+        return WebBrowser(kind: .chromium, process: process, bus: bus, profile: profile)
     }
 
     /// Firefox ESR on `display`, opening `url` in `profile`.
@@ -71,7 +77,7 @@ public final class WebBrowser: Sendable {
             "firefox-esr", arguments: ["--no-remote", "--new-instance", "--profile", profile.directory.path, url],
             environment: environment(profile, bus, sound).merging(display.environment) { $1 }
                 .merging(["MOZ_CRASHREPORTER_DISABLE": "1"]) { $1 })
-        return WebBrowser(kind: .firefox, process: process, bus: bus)
+        return WebBrowser(kind: .firefox, process: process, bus: bus, profile: profile)
     }
 
     /// The session bus, the sound server, and a home of the profile's own so that nothing is
