@@ -178,4 +178,16 @@ struct ListeningCheckpointTests {
         #expect(player.opened.map(\.listened) == [5 * second])
         #expect(player.checkpoints.isEmpty)
     }
+
+    @Test("issue 17: the player turning out to be another app writes a written listen again, at once; an unwritten one waits")
+    func appChangedRewrites() {
+        var player = ScriptedPlayer()
+        player.play(track(), at: 0)
+        #expect(player.send(.appChanged, at: 1).isEmpty)
+        player.send(.tick, at: 5)
+        #expect(player.opened.count == 1)
+        let effects = player.send(.appChanged, at: 8)
+        #expect(effects.count == 1)
+        #expect(player.checkpoints.map(\.listened) == [8 * second])
+    }
 }

@@ -32,6 +32,8 @@ public final class PlayerTracker: @unchecked Sendable {
     /// A player whose first Playing comes this soon after the broker met it was already playing
     /// (see `event(for:of:)`); later, it started playing while followed.
     static let alreadyPlayingWindow: Microseconds = 2_000_000
+    /// The longest a player can have played unseen before its first Playing (10 s).
+    static let longestLateStart: Microseconds = 10_000_000
 
     private let connection: BusConnection
     private let store: HistoryStore
@@ -360,7 +362,7 @@ public final class PlayerTracker: @unchecked Sendable {
                 player.identityRetry = ReadRetry()
                 resolveApp(of: player)
             case .failure(let error):
-                guard !player.identityAnswered else { return }
+                if player.identityAnswered { break }
                 if let delay = player.identityRetry.failed(at: MonotonicClock.microseconds) {
                     log.debug("\(player.uniqueName) did not tell its identity (\(error.name)); asking again in \(delay / 1000) ms")
                     player.identityRetryTimer = retry(after: delay, for: player) { [self] in readIdentity(of: $0) }
@@ -534,7 +536,9 @@ public final class PlayerTracker: @unchecked Sendable {
     /// is ``PlayerEvent/playingSince(_:)`` the moment its position says: the player was already
     /// playing (Chromium's name appears ~2.7 s after its audio starts, with a `Seeked` telling
     /// where it is). Never before the broker began following the bus, nor for a position past the
-    /// track's length; later on, Playing at a position is only a resume or a seek.
+    /// track's length or beyond ``longestLateStart`` of playing: a player that appears at minute 20
+    /// of a podcast resumed where it was left, it did not just play 20 minutes unseen. Later on,
+    /// Playing at a position is only a resume or a seek.
     private func event(for status: PlaybackStatus, of player: Player) -> PlayerEvent {
         guard status == .playing, !player.hasPlayed else { return .playbackStatus(status) }
         player.hasPlayed = true
@@ -542,7 +546,8 @@ public final class PlayerTracker: @unchecked Sendable {
         let rate = player.listening.rate
         guard Clock.elapsed(from: player.metAt, to: current) <= Self.alreadyPlayingWindow,
               let position = player.listening.position(at: current), position > 0, rate > 0,
-              position <= player.listening.metadata?.length ?? TrackMetadata.Limits.maxLength
+              position <= player.listening.metadata?.length ?? TrackMetadata.Limits.maxLength,
+              Double(position) / rate <= Double(Self.longestLateStart)
         else { return .playbackStatus(status) }
         return .playingSince(max(Clock.add(current, -Clock.microseconds(Double(position) / rate)), min(startedAt, current)))
     }
