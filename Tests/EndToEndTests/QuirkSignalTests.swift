@@ -130,6 +130,34 @@ import Testing
         #expect(assets.filter { $0.title == "Next Track Playing" }.count == 1)
     }
 
+    @Test("Chromium without range requests: the same track with a growing length is not read again each time")
+    func growingLengthIsNoNewTrack() async throws {
+        let bus = try PrivateBus.start()
+        let broker = try RunningBroker(bus: bus, arguments: ["--min-listen", "0.5"])
+        let client = try broker.client()
+        let player = try await ScriptedPlayer(bus: bus, name: "chromium.instance4242")
+        try await player.waitUntilSeen(by: client, as: "Stopped")
+        func metadata(length: Int64) -> DBusValue {
+            ScriptedPlayer.metadata(title: "Growing", trackID: "/org/chromium/MediaPlayer2/TrackList/Track1",
+                                    extra: ["mpris:length": .int64(length)])
+        }
+        try player.set(["Metadata": metadata(length: 1_000_000), "PlaybackStatus": .string("Playing")])
+        try await player.waitUntilSeen(by: client, as: "Playing")
+        let readsBefore = player.playbackStatusReads
+        for step in 1...200 {
+            try player.set(["Metadata": metadata(length: 1_000_000 + Int64(step) * 23_000)])
+            try player.seeked(to: Int64(step) * 23_000)
+        }
+        try player.stop()
+        try await player.waitUntilSeen(by: client, as: "Stopped")
+        #expect(player.playbackStatusReads - readsBefore <= 2, "read \(player.playbackStatusReads - readsBefore) times for 200 signals")
+        try player.play(title: "Next Track")
+        try await player.waitUntilSeen(by: client, as: "Playing")
+        let readsThen = player.playbackStatusReads
+        try player.set(["Metadata": ScriptedPlayer.metadata(title: "Silent Change")])
+        try waitUntil("a new track without its status is read again (quirk 10)") { player.playbackStatusReads > readsThen }
+    }
+
     @Test("quirk 11: properties named only in invalidated_properties are read again, not taken as cleared")
     func invalidatedOnly() async throws {
         let bus = try PrivateBus.start()

@@ -16,6 +16,14 @@ final class ScriptedPlayer: Sendable {
     let busName: String
     private let state: Values
     private let object: ExportedObject
+    private let statusReads = Counter()
+
+    /// How many times the broker has read the player's `PlaybackStatus` (a `GetAll` or a `Get`).
+    var playbackStatusReads: Int { statusReads.value.withLock { $0 } }
+
+    private final class Counter: Sendable {
+        let value = Mutex(0)
+    }
 
     private final class Values: Sendable {
         let values: Mutex<[String: DBusValue]>
@@ -35,11 +43,15 @@ final class ScriptedPlayer: Sendable {
         state = Values(["PlaybackStatus": .string("Stopped"), "Rate": .double(1), "Metadata": .vardict([:])])
         let state = state
         let root2 = root
+        let statusReads = statusReads
         func properties(_ interface: InterfaceName, _ values: @escaping @Sendable () -> [String: DBusValue]) -> ExportedInterface {
             ExportedInterface(name: interface, properties: ["PlaybackStatus", "Rate", "Metadata", "Identity", "DesktopEntry", "CanQuit"].compactMap { name in
                 guard values()[name] != nil else { return nil }
                 let signature = values()[name]?.signature ?? .string
-                return ExportedProperty(MemberName(stringLiteral: name), signature: signature, get: { values()[name] ?? .string("") })
+                return ExportedProperty(MemberName(stringLiteral: name), signature: signature, get: {
+                    if interface == Self.playerInterface, name == "PlaybackStatus" { statusReads.value.withLock { $0 += 1 } }
+                    return values()[name] ?? .string("")
+                })
             })
         }
         object = ExportedObject(path: Self.path, interfaces: [

@@ -269,8 +269,8 @@ public final class PlayerTracker: @unchecked Sendable {
         let changed = signal.changed
         // A new track without its status: the player may not re-send PlaybackStatus (quirk 10),
         // so it is read again.
-        let metadataChanged = apply(changed, to: player)
-        let newTrackWithoutStatus = metadataChanged && changed.playbackStatus == nil
+        let newTrack = apply(changed, to: player)
+        let newTrackWithoutStatus = newTrack && changed.playbackStatus == nil
         // Only-invalidated properties are re-read, not taken as cleared (quirk 11).
         let reread = signal.invalidated.contains(where: changed.lacks)
         guard reread || newTrackWithoutStatus else { return false }
@@ -504,13 +504,15 @@ public final class PlayerTracker: @unchecked Sendable {
     /// Feeds the properties a player reported to its listening state, metadata first: a track
     /// change often arrives together with its status. The position comes before Playing (a player
     /// met already playing began where it says) and after Paused (Paused at the end is the end).
-    /// Returns whether `Metadata` was new (not an identical repeat).
+    /// Returns whether `Metadata` named a new track — not a repeat, and not the same track told
+    /// again with a field filled in or revised (Chromium's growing `mpris:length` when a server
+    /// has no range requests: ~650 signals in 17 s, each of which would otherwise be read again).
     @discardableResult
     private func apply(_ properties: PlayerProperties, to player: Player) -> Bool {
-        var metadataChanged = false
+        var newTrack = false
         if let metadata = properties.metadata, metadata != player.lastMetadata {
+            newTrack = player.lastMetadata.map { !metadata.isSameTrack(as: $0) && !metadata.fillsIn(untitled: $0) } ?? true
             player.lastMetadata = metadata
-            metadataChanged = true
             handle(.metadata(metadata), for: player)
         }
         if let rate = properties.rate, rate != player.lastRate, let event = PlayerEvent.rate(mpris: rate) {
@@ -529,7 +531,7 @@ public final class PlayerTracker: @unchecked Sendable {
             if changed, status == .paused, position == nil { readPosition(of: player) }
         }
         if let position, status == .paused { handle(.position(position), for: player) }
-        return metadataChanged
+        return newTrack
     }
 
     /// The event for a status the player reported. Its first Playing, soon after the broker met it,
