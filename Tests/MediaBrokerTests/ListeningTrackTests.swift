@@ -23,14 +23,21 @@ struct ListeningTrackTests {
         #expect(one.key != two.key)
     }
 
-    @Test("a listen's key is its start and the player's listen number, \"<started>-<serial>\", at any value")
+    @Test("listen keys tell apart listens begun at the same microsecond and cannot run into each other; a store key gives both parts back")
     func listenKeys() {
-        let starts: [Microseconds] = [0, 7, 1_764_455_000_123_456, -1, -1_000_000, .max, .min]
-        let serials: [UInt64] = [0, 1, 10, 99_999, .max]
-        for started in starts {
-            for serial in serials {
-                #expect(PlayerListening.key(started: started, serial: serial) == "\(started)-\(serial)")
-            }
+        #expect(PlayerListening.key(started: 5, serial: 1) != PlayerListening.key(started: 5, serial: 2))
+        #expect(PlayerListening.key(started: 1, serial: 23) != PlayerListening.key(started: 12, serial: 3))
+        #expect(PlayerListening.key(started: -1, serial: 1) != PlayerListening.key(started: 1, serial: 1))
+        var player = ScriptedPlayer(timers: true)
+        player.play(track("One", length: nil), at: 0)
+        player.send(.metadata(track("Two", length: nil)), at: 40)
+        player.send(.tick, at: 80)
+        let keys = [player.finished.last?.key, player.listening.current?.key].compactMap { $0 }
+        #expect(Set(keys).count == 2)
+        for key in keys {
+            let parsed = Listen.parseStoreKey(Listen(key: key, metadata: track(), started: 0, ended: 0, listened: 0).storeKey(player: ":1.42"))
+            #expect(parsed?.player == ":1.42")
+            #expect(parsed?.key == key)
         }
     }
 

@@ -143,20 +143,6 @@ struct MetadataMeaningTests {
         }
     }
 
-    @Test("a prefix read by bytes answers as hasPrefix does, combining marks and look-alike characters included")
-    func prefixesAsHasPrefix() {
-        let texts = [
-            "spotify:track:1", "spotify:track:", "spotify:trac", "", "spotify:track:\u{301}x", "spotify:track\u{301}:1",
-            "Spotify:track:1", "spotify:tráck:1", "spotify:track:é", "/com/spotify/track/ab", "file:///a", "/", "/\u{301}",
-            "\u{301}/", "spotify:ad:", "spotify;ad:", "spotify\u{37E}ad:",
-        ]
-        for text in texts {
-            for prefix: StaticString in ["spotify:track:", "/com/spotify/track/", "file://", "/", "spotify:ad:"] {
-                #expect(TrackMetadata.starts(text, with: prefix) == text.hasPrefix(prefix.description), "\(text) \(prefix)")
-            }
-        }
-    }
-
     @Test("a URL's file extension: the last path element's, lowercased, 1 to 5 letters or digits, query and fragment ignored")
     func fileExtensions() {
         let cases: [(String, String?)] = [
@@ -183,16 +169,5 @@ struct MetadataMeaningTests {
             TrackMetadata.Key.title: .variant(.string("Song")), TrackMetadata.Key.artist: .strings(["Band"]),
         ])
         #expect(browser.identity == mirror.identity)
-    }
-}
-
-extension TrackMetadata {
-    /// ``packedExtension(of:)`` as text, `nil` when there is none: what the test reads.
-    static func fileExtension(of url: String) -> String? {
-        let packed = packedExtension(of: url)
-        guard packed != 0 else { return nil }
-        var text = packed.littleEndian
-        let count = (UInt64.bitWidth - packed.leadingZeroBitCount + 7) / 8
-        return withUnsafeBytes(of: &text) { String(decoding: $0.prefix(count), as: UTF8.self) }
     }
 }

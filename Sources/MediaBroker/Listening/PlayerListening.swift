@@ -364,30 +364,8 @@ public struct PlayerListening: Sendable {
         play = new
     }
 
-    /// A listen's ``Listen/key``, `"<started>-<serial>"`, written digit by digit: interpolating the
-    /// two integers was ~3k instructions of every track change (callgrind, bench track changes).
-    static func key(started: Microseconds, serial: UInt64) -> String {
-        // 20 digits of a UInt64, a dash, a sign and 19 digits of an Int64's magnitude.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { buffer in
-            var start = buffer.count
-            func put(_ byte: UInt8) {
-                start -= 1
-                buffer[start] = byte
-            }
-            func put(digitsOf number: UInt64) {
-                var rest = number
-                repeat {
-                    put(UInt8(ascii: "0") + UInt8(rest % 10))
-                    rest /= 10
-                } while rest > 0
-            }
-            put(digitsOf: serial)
-            put(UInt8(ascii: "-"))
-            put(digitsOf: started.magnitude)
-            if started < 0 { put(UInt8(ascii: "-")) }
-            return String(decoding: UnsafeMutableBufferPointer(rebasing: buffer[start...]), as: UTF8.self)
-        }
-    }
+    /// A listen's ``Listen/key``: `"<started>-<serial>"`.
+    static func key(started: Microseconds, serial: UInt64) -> String { "\(started)-\(serial)" }
 
     /// Makes the play-through open; it is written once heard long enough (see `checkpointIfDue`).
     private func open(_ play: inout Play, at now: Microseconds, _ effects: inout [ListenEffect]) {

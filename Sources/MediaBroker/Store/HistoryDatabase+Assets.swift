@@ -5,8 +5,6 @@ extension HistoryDatabase {
         ON CONFLICT(app_id, started, title) DO NOTHING
         """
     static let existingIDSQL = "SELECT id FROM assets WHERE app_id = ?1 AND started = ?2 AND title = ?3"
-    static let insertStatement = StatementKey(insertSQL)
-    static let existingIDStatement = StatementKey(existingIDSQL)
 
     /// Records one asset atomically: in its own transaction (on disk when this returns), or inside
     /// the store's group commit (on disk when that commits).
@@ -34,13 +32,13 @@ extension HistoryDatabase {
     /// `ON CONFLICT DO NOTHING` keeps the first delivery of a listen; the existing id is then looked
     /// up through the same unique index that detected the conflict.
     func insertInTransaction(_ asset: MediaAsset) throws(SQLiteError) -> InsertOutcome {
-        let inserted = try connection.statement(Self.insertStatement).use { statement throws(SQLiteError) in
+        let inserted = try connection.cachedStatement(Self.insertSQL).use { statement throws(SQLiteError) in
             try AssetColumns.bind(asset, to: statement)
             try statement.step()
             return connection.changes == 1
         }
         if inserted { return InsertOutcome(id: connection.lastInsertRowID, wasNew: true) }
-        let existing = try connection.statement(Self.existingIDStatement).use { statement throws(SQLiteError) in
+        let existing = try connection.cachedStatement(Self.existingIDSQL).use { statement throws(SQLiteError) in
             try statement.bind(asset.appID, at: 1)
             try statement.bind(asset.started, at: 2)
             try statement.bind(asset.title, at: 3)

@@ -7,14 +7,13 @@ extension HistoryDatabase {
         \(AssetColumns.names.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")),
         checkpointed = excluded.checkpointed
         """
-    static let saveOpenListenStatement = StatementKey(saveOpenListenSQL)
-    static let deleteOpenListenStatement = StatementKey("DELETE FROM open_listens WHERE key = ?1")
+    static let deleteOpenListenSQL = "DELETE FROM open_listens WHERE key = ?1"
 
     /// Writes (or overwrites) the checkpoint of a listen in progress, in one statement: on disk when
     /// it returns, or when the enclosing group commit commits.
     func saveOpenListen(key: String, asset: MediaAsset, checkpoint: Microseconds) throws(StoreError) {
         try sql { () throws(SQLiteError) in
-            try connection.statement(Self.saveOpenListenStatement).use { statement throws(SQLiteError) in
+            try connection.cachedStatement(Self.saveOpenListenSQL).use { statement throws(SQLiteError) in
                 try statement.bind(key, at: 1)
                 try AssetColumns.bind(asset, to: statement, from: 2)
                 try statement.bind(checkpoint, at: AssetColumns.count + 2)
@@ -56,7 +55,7 @@ extension HistoryDatabase {
     }
 
     private func deleteOpenListen(key: String) throws(SQLiteError) {
-        try connection.statement(Self.deleteOpenListenStatement).use { statement throws(SQLiteError) in
+        try connection.cachedStatement(Self.deleteOpenListenSQL).use { statement throws(SQLiteError) in
             try statement.bind(key, at: 1)
             try statement.step()
         }

@@ -9,9 +9,6 @@ final class SQLiteDatabase {
     /// The file name as given (`:memory:` for a private in-memory database).
     let path: String
     private var statementCache: [String: Statement] = [:]
-    /// The hot paths' statements, found by the identity of their key: hashing a few hundred bytes
-    /// of SQL text on every step cost more than binding the values (callgrind, track changes).
-    private var pinned: [ObjectIdentifier: Statement] = [:]
 
     /// Opens (and with `create`, creates) the database at `path`, with extended result codes on.
     ///
@@ -40,15 +37,13 @@ final class SQLiteDatabase {
     /// statement of the connection has been finalized, so the order of deinits does not matter.
     deinit {
         statementCache.removeAll()
-        pinned.removeAll()
         sqlite3_close_v2(handle)
     }
 
     /// SQLite's process-wide settings, applied once before its first connection opens.
     ///
     /// Memory statistics off (`SQLITE_CONFIG_MEMSTATUS`): with them on, every allocation and free
-    /// inside SQLite takes a process-wide mutex to count it — 7% of the store thread's instructions
-    /// on a track change (callgrind) — for numbers nothing here reads (`sqlite3_memory_used`;
+    /// inside SQLite takes a process-wide mutex to count it, for numbers nothing here reads (`sqlite3_memory_used`;
     /// `pageCacheBytes` is counted per connection without them). A Swift global's initializer runs
     /// once, whichever thread gets there first. Too late (SQLite already initialized, by another
     /// user of the library in this process) it is refused, and everything works as before.
@@ -83,15 +78,6 @@ final class SQLiteDatabase {
     }
 
     static let statementCacheLimit = 32
-
-    /// The statement for `key`, compiled on first use and kept for the life of the connection. The
-    /// keys are static, so these are bounded by the code, never emptied like `cachedStatement`'s.
-    func statement(_ key: StatementKey) throws(SQLiteError) -> Statement {
-        if let statement = pinned[ObjectIdentifier(key)] { return statement }
-        let statement = try Statement(db: handle, sql: key.sql, persistent: true)
-        pinned[ObjectIdentifier(key)] = statement
-        return statement
-    }
 
     /// Runs one or more statements that return no rows of interest (schema, pragmas).
     ///
@@ -152,7 +138,7 @@ final class SQLiteDatabase {
     }
 
     /// The corresponding SQLite statement is `BEGIN IMMEDIATE`.
-    func begin() throws(SQLiteError) { try run(.begin) }
+    func begin() throws(SQLiteError) { try run("BEGIN IMMEDIATE") }
 
     /// Whether the open transaction was begun with `beginAllOrNothing`.
     private(set) var allOrNothing = false
@@ -162,8 +148,7 @@ final class SQLiteDatabase {
     /// Begins a transaction that its caller commits whole or rolls back whole: the caller promises
     /// to roll all of it back when any part of it fails (a thrown error, or `allOrNothingFailure`),
     /// so the `transaction` calls nested in it need no savepoints of their own. Savepoints are not
-    /// free: every page first written under one is copied to the sub-journal, and a track change
-    /// spent a quarter of its store work on them (callgrind). End it with `commitAllOrNothing` or
+    /// free: every page first written under one is copied to the sub-journal. End it with `commitAllOrNothing` or
     /// `rollBackAllOrNothing`.
     ///
     /// The corresponding SQLite statement is `BEGIN IMMEDIATE`.
@@ -187,10 +172,10 @@ final class SQLiteDatabase {
 
     /// The corresponding SQLite statement is `COMMIT`; with `synchronous=FULL` it returns once the
     /// WAL is synced.
-    func commit() throws(SQLiteError) { try run(.commit) }
+    func commit() throws(SQLiteError) { try run("COMMIT") }
 
-    private func run(_ key: StatementKey) throws(SQLiteError) {
-        try statement(key).use { statement throws(SQLiteError) in try statement.step() }
+    private func run(_ sql: String) throws(SQLiteError) {
+        try cachedStatement(sql).use { statement throws(SQLiteError) in try statement.step() }
     }
 
     /// Whether a transaction is open. The corresponding SQLite call is `sqlite3_get_autocommit`.
@@ -261,15 +246,4 @@ final class SQLiteDatabase {
     private func configure(_ option: Int32, _ value: Int32) throws(SQLiteError) {
         try check(csqlite_db_config_flag(handle, option, value), db: handle)
     }
-}
-
-/// The SQL of a statement the hot paths reuse, looked up by the key's identity (see
-/// `SQLiteDatabase.statement(_:)`): declare each as a `static let`.
-final class StatementKey: Sendable {
-    let sql: String
-
-    init(_ sql: String) { self.sql = sql }
-
-    static let begin = StatementKey("BEGIN IMMEDIATE")
-    static let commit = StatementKey("COMMIT")
 }

@@ -15,8 +15,6 @@ enum SQLiteValue: Sendable, Hashable {
 final class Statement {
     private let handle: OpaquePointer
     let sql: String
-    /// The bytes of the text parameters bound since the last reset.
-    private let texts = TextParameters()
 
     /// Compiles `sql` on `db`; `persistent` hints that the statement will be reused many times.
     ///
@@ -34,8 +32,7 @@ final class Statement {
         self.sql = sql
     }
 
-    /// The corresponding SQLite call is `sqlite3_finalize`; the texts it may still have bound are
-    /// freed after it (`texts` goes with the object, after `deinit`).
+    /// The corresponding SQLite call is `sqlite3_finalize`.
     deinit { sqlite3_finalize(handle) }
 
     private var db: OpaquePointer? { sqlite3_db_handle(handle) }
@@ -64,19 +61,27 @@ final class Statement {
     }
 
     /// Binds the string's UTF-8 bytes with their length, so an embedded NUL does not cut the text
-    /// short. The bytes are copied into the statement's own `TextParameters` and bound without a
-    /// further copy by SQLite (`SQLITE_STATIC`): they stay put until the next `reset()`, which
-    /// unbinds them first.
+    /// short. SQLite copies them (`SQLITE_TRANSIENT`), so nothing of Swift's string has to outlive
+    /// the call; an empty string is bound as '' (a null pointer would bind NULL).
     ///
     /// The corresponding SQLite calls are `sqlite3_bind_text64` and `sqlite3_bind_null`.
     func bind(_ value: String?, at index: Int32) throws(SQLiteError) {
         guard var value else { return try bindNull(at: index) }
+        guard !value.isEmpty else {
+            try checked(sqlite3_bind_text64(handle, index, "", 0, Self.transient, UInt8(SQLITE_UTF8)))
+            return
+        }
         let rc = value.withUTF8 { bytes -> Int32 in
-            let kept = texts.keep(bytes)
-            return sqlite3_bind_text64(handle, index, kept, sqlite3_uint64(bytes.count), nil, UInt8(SQLITE_UTF8))
+            bytes.withMemoryRebound(to: CChar.self) { text in
+                sqlite3_bind_text64(handle, index, text.baseAddress, sqlite3_uint64(text.count), Self.transient, UInt8(SQLITE_UTF8))
+            }
         }
         try checked(rc)
     }
+
+    /// SQLite's `SQLITE_TRANSIENT`, a destructor value that tells it to copy what is bound; C
+    /// defines it as `(sqlite3_destructor_type)-1`, which Swift cannot import.
+    private static let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
 
     /// The corresponding SQLite call is `sqlite3_bind_null`.
     func bindNull(at index: Int32) throws(SQLiteError) {
@@ -119,8 +124,6 @@ final class Statement {
     func reset() {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
-        // Nothing points into the bound texts any more.
-        texts.reuse()
     }
 
     /// Runs `body` on a freshly reset statement and resets it again afterwards, whatever happens.
@@ -182,74 +185,5 @@ final class Statement {
     /// The error for a NULL read from a NOT NULL column.
     func nullInNotNullColumn(_ column: String) -> SQLiteError {
         SQLiteError(code: .corrupt, message: "NULL in NOT NULL column \(column)", sql: sql)
-    }
-}
-
-/// The bytes of a statement's bound text parameters, in one buffer reused from run to run.
-///
-/// Binding with `SQLITE_TRANSIENT` made SQLite allocate, copy and free every string of every row
-/// (a track change binds about twenty; allocation was an eighth of the store thread's work,
-/// callgrind). Here they are copied once into a buffer that lives as long as the statement, and
-/// bound `SQLITE_STATIC`. A text bound earlier must stay where it is until the reset, so a text that
-/// does not fit goes to an allocation of its own instead of growing the buffer under it; `reuse`
-/// then frees those and grows the buffer to what the run needed (up to a bound), so the next run fits.
-///
-/// Not `Sendable`: it belongs to its statement, which belongs to one thread.
-final class TextParameters {
-    private var buffer: UnsafeMutableRawPointer
-    private var capacity: Int
-    private var used = 0
-    /// Texts that did not fit since the last `reuse`, and their total size.
-    private var overflow: [UnsafeMutableRawPointer] = []
-    private var overflowBytes = 0
-
-    static let initialCapacity = 256
-    /// The buffer grows no further: a run with larger texts (rare; assets are bounded) allocates
-    /// its excess each time rather than holding on to it.
-    static let maximumCapacity = 16 << 10
-
-    init() {
-        capacity = Self.initialCapacity
-        buffer = .allocate(byteCount: capacity, alignment: 1)
-    }
-
-    deinit {
-        for chunk in overflow { chunk.deallocate() }
-        buffer.deallocate()
-    }
-
-    /// A copy of `bytes` that stays valid until `reuse()`; never a null pointer, even for no bytes
-    /// (SQLite would bind NULL instead of '').
-    func keep(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafePointer<CChar> {
-        let count = bytes.count
-        let destination: UnsafeMutableRawPointer
-        if count <= capacity - used {
-            destination = buffer + used
-            used += count
-        } else {
-            destination = .allocate(byteCount: count, alignment: 1)
-            overflow.append(destination)
-            overflowBytes += count
-        }
-        if let source = bytes.baseAddress, count > 0 {
-            destination.copyMemory(from: source, byteCount: count)
-        }
-        return UnsafePointer(destination.assumingMemoryBound(to: CChar.self))
-    }
-
-    /// Forgets every text kept so far: call only once nothing is bound to them.
-    func reuse() {
-        if !overflow.isEmpty {
-            let needed = used + overflowBytes
-            for chunk in overflow { chunk.deallocate() }
-            overflow.removeAll()
-            overflowBytes = 0
-            if needed > capacity, capacity < Self.maximumCapacity {
-                buffer.deallocate()
-                capacity = min(max(needed, capacity * 2), Self.maximumCapacity)
-                buffer = .allocate(byteCount: capacity, alignment: 1)
-            }
-        }
-        used = 0
     }
 }
