@@ -1,29 +1,32 @@
 import Foundation
+import Glibc
 import TestSupport
 import Testing
 @testable import MediaBroker
 
-@Suite("HistoryReader: RecentMedia on the bus thread")
+@Suite("HistoryReader: RecentMedia on a thread and a connection of its own")
 struct HistoryReaderTests {
-    static let budget: Microseconds = 1_000_000
+    /// The reader's answer to `query`, and whether it came on the calling thread.
+    func answer(_ reader: HistoryReader, _ query: RecentQuery) async -> (Result<[MediaAsset]?, StoreError>, onCallersThread: Bool) {
+        let caller = pthread_self()
+        return await withCheckedContinuation { continuation in
+            reader.recent(query) { result in continuation.resume(returning: (result, pthread_equal(pthread_self(), caller) != 0)) }
+        }
+    }
 
-    @Test func seesWhatTheStoreCommittedAndAnswersLikeIt() async throws {
+    @Test func seesWhatTheStoreCommittedAndAnswersLikeItOnItsOwnThread() async throws {
         let folder = try TemporaryFolder()
         let store = try HistoryStore(path: folder.file("history.db"))
         try await fill(store, count: 120, apps: ["mpv", "vlc"])
-        let reader = try HistoryReader(path: folder.file("history.db"))
+        let reader = HistoryReader(path: folder.file("history.db"))
         let query = RecentQuery(limit: 50, appID: "vlc")
-        guard case .assets(let assets) = reader.recent(query, budget: Self.budget) else {
-            Issue.record("no answer")
-            return
-        }
+        let (first, onCallersThread) = await answer(reader, query)
+        let assets = try #require(try first.get())
+        #expect(!onCallersThread)
         #expect(assets == (try await store.recent(query)))
         #expect(assets.count == 50)
         _ = try await store.insert(makeAsset("Newest", app: "vlc", started: 1_800_000_000_000_000))
-        guard case .assets(let after) = reader.recent(query, budget: Self.budget) else {
-            Issue.record("no answer")
-            return
-        }
+        let after = try #require(try await answer(reader, query).0.get())
         #expect(after.first?.title == "Newest")
     }
 
@@ -31,38 +34,28 @@ struct HistoryReaderTests {
         let folder = try TemporaryFolder()
         let store = try HistoryStore(path: folder.file("history.db"))
         try await fill(store, count: 3)
-        let reader = try HistoryReader(path: folder.file("history.db"))
-        guard case .unknownCursor = reader.recent(RecentQuery(beforeID: 999), budget: Self.budget) else {
-            Issue.record("expected .unknownCursor")
-            return
-        }
+        let reader = HistoryReader(path: folder.file("history.db"))
+        #expect(try await answer(reader, RecentQuery(beforeID: 999)).0.get() == nil)
     }
 
-    @Test func aQueryOverItsBudgetIsInterruptedForTheStoreThreadToAnswer() async throws {
+    @Test func aFileThatCannotBeOpenedIsAnErrorForTheCallerToHandle() async throws {
         let folder = try TemporaryFolder()
-        let store = try HistoryStore(path: folder.file("history.db"))
-        try await fill(store, count: 3000, apps: ["mpv", "vlc"])
-        let reader = try HistoryReader(path: folder.file("history.db"))
-        // Excluding the only other app makes SQLite walk every row to find none.
-        let slow = RecentQuery(limit: 50, excludingApps: ["mpv", "vlc"])
-        guard case .notHere(let error) = reader.recent(slow, budget: 0) else {
-            Issue.record("expected the query to be interrupted")
+        let reader = HistoryReader(path: folder.file("missing.db"))
+        guard case .failure = await answer(reader, RecentQuery(limit: 5)).0 else {
+            Issue.record("a missing file answered")
             return
         }
-        #expect(error.code == .interrupt)
-        // The interruption is over with the query: the next one has its whole budget.
-        guard case .assets(let assets) = reader.recent(RecentQuery(limit: 5), budget: Self.budget) else {
-            Issue.record("no answer after an interrupted query")
+        guard case .failure = await answer(reader, RecentQuery(limit: 5)).0 else {
+            Issue.record("a missing file answered the second time")
             return
         }
-        #expect(assets.count == 5)
     }
 
     @Test func aWriteInProgressDoesNotHoldTheReaderUp() async throws {
         let folder = try TemporaryFolder()
         let store = try HistoryStore(path: folder.file("history.db"))
         try await fill(store, count: 10)
-        let reader = try HistoryReader(path: folder.file("history.db"))
+        let reader = HistoryReader(path: folder.file("history.db"))
         let inTransaction = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
         // The store thread holds a write transaction, uncommitted, until the reader has answered.
         store.write({ database throws(SQLiteError) -> Void in
@@ -73,13 +66,9 @@ struct HistoryReaderTests {
             }
         }, done: { _ in })
         inTransaction.wait()
-        let answer = reader.recent(RecentQuery(limit: 50), budget: Self.budget)
+        let answered = await answer(reader, RecentQuery(limit: 50)).0
         release.signal()
-        guard case .assets(let assets) = answer else {
-            Issue.record("the reader waited for or failed on the writer")
-            return
-        }
-        #expect(assets.count == 10)
+        #expect(try answered.get()?.count == 10, "the reader waited for or failed on the writer")
         #expect(try await store.count() == 11)
     }
 
@@ -88,11 +77,8 @@ struct HistoryReaderTests {
         let path = folder.file("history.db")
         let store = try HistoryStore(path: path)
         try await fill(store, count: 100)
-        let reader = try HistoryReader(path: path)
-        guard case .assets = reader.recent(RecentQuery(limit: 5), budget: Self.budget) else {
-            Issue.record("no answer")
-            return
-        }
+        let reader = HistoryReader(path: path)
+        #expect(try await answer(reader, RecentQuery(limit: 5)).0.get()?.count == 5)
         store.close()
         let wal = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
         #expect(wal == 0, "\(wal) bytes left in the WAL")

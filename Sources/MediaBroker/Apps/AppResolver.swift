@@ -46,7 +46,7 @@ public final class AppResolver: @unchecked Sendable {
     let paths: AppSearchPaths
     let locale: DesktopLocale?
     let procRoot: String
-    private let worker = ResolverThread()
+    private let worker = WorkerThread()
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     private struct Snapshot {

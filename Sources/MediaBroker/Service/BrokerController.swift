@@ -223,14 +223,20 @@ public final class BrokerController: @unchecked Sendable {
         guard settings.mediaEnabled else { return call.reply([.array(element: .vardict, [])]) }
         query.excludingApps = Set(settings.optOuts.keys)
         if let app = query.appID, settings.optOuts[app] != nil { return call.reply([.array(element: .vardict, [])]) }
-        if let reader = openReader() {
-            switch reader.recent(query, budget: Self.readerBudget) {
-            case .assets(let assets): return call.reply(AssetPage(assets: assets))
-            case .unknownCursor: return call.fail(Self.unknownCursor(query.beforeID ?? 0))
-            case .notHere(let error):
+        guard let reader else { return recentFromStore(query, call) }
+        reader.recent(query) { [self, query] result in
+            switch result {
+            case .success(let assets?): call.reply(AssetPage(assets: assets))
+            case .success(nil): call.fail(Self.unknownCursor(query.beforeID ?? 0))
+            case .failure(let error):
                 log.debug("RecentMedia goes to the store thread: \(error)")
+                recentFromStore(query, call)
             }
         }
+    }
+
+    /// Answers `RecentMedia` from the store thread: for a store in memory, or when the reader cannot.
+    private func recentFromStore(_ query: RecentQuery, _ call: MethodInvocation) {
         store.recent(query) { result in
             switch result {
             case .success(let assets):
@@ -247,26 +253,8 @@ public final class BrokerController: @unchecked Sendable {
         .invalidArgs("'before_id' \(id) names no asset in the history")
     }
 
-    /// How long a `RecentMedia` may hold up the bus thread before the store thread takes it over.
-    /// Ordinary pages take well under a millisecond.
-    static let readerBudget: Microseconds = 5_000
-
-    /// The bus thread's own reader of the history (see ``HistoryReader``), opened at the first
-    /// query; `nil` for a store in memory, or when it cannot be opened — the store thread answers.
-    private var reader: HistoryReader?
-    private var readerUnavailable = false
-
-    private func openReader() -> HistoryReader? {
-        if let reader { return reader }
-        guard !readerUnavailable, let path = store.path else { return nil }
-        do {
-            reader = try HistoryReader(path: path)
-        } catch {
-            readerUnavailable = true
-            log.warning("queries go through the store thread: cannot open a reader of the history: \(error)")
-        }
-        return reader
-    }
+    /// The history's reader (see ``HistoryReader``); `nil` for a store in memory.
+    private lazy var reader: HistoryReader? = store.path.map(HistoryReader.init(path:))
 
     func nowPlaying() -> [MediaAsset] {
         guard settings.mediaEnabled else { return [] }

@@ -8,8 +8,8 @@ extension HistoryDatabase {
     }
 }
 
-/// The query itself runs on any connection to the history: the store thread's, or the bus
-/// thread's `HistoryReader`.
+/// The query itself runs on any connection to the history: the store thread's, or the
+/// `HistoryReader`'s.
 extension SQLiteDatabase {
     /// The assets `query` asks for; `nil` when `query.beforeID` names no asset.
     func recentAssets(_ query: RecentQuery) throws(SQLiteError) -> [MediaAsset]? {

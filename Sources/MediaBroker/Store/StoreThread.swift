@@ -204,8 +204,8 @@ final class StoreThread: @unchecked Sendable {
             pthread_mutex_lock(mutex)
         }
         pthread_mutex_unlock(mutex)
-        // SQLite checkpoints by itself when the last connection to the file closes, but the bus
-        // thread's `HistoryReader` may outlive this one: the WAL is emptied into the database here.
+        // SQLite checkpoints by itself when the last connection to the file closes, but the
+        // `HistoryReader`'s connection may outlive this one: the WAL is emptied into the database here.
         database.truncateWAL()
     }
 

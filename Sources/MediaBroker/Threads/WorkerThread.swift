@@ -1,16 +1,15 @@
 internal import Glibc
 
-/// The app resolver's worker: one thread, created on the first job, that runs jobs in submission
-/// order and sleeps in `pthread_cond_wait` when the queue is empty — no timer, no wake-ups.
-///
-/// A thread of its own because resolving reads desktop files and stats icon directories, which may
-/// block on a slow disk for milliseconds or more; the bus loop and the cooperative pool must never
-/// wait for that. The queue is guarded by a `pthread_mutex_t` (not `Synchronization.Mutex`) so that
-/// ThreadSanitizer sees the locking, as in `StoreThread`.
+/// One thread for work that may block on the disk — resolving apps (desktop files, icon
+/// directories), reading the history — so that the bus loop and the cooperative pool never wait for
+/// it. Created on the first job, it runs jobs in submission order and sleeps in
+/// `pthread_cond_wait` when the queue is empty: no timer, no wake-ups. The queue is guarded by a
+/// `pthread_mutex_t` (not `Synchronization.Mutex`) so that ThreadSanitizer sees the locking, as in
+/// `StoreThread`.
 // @unchecked Sendable: `jobs`, `started` and `accepting` are only touched with `mutex` held; the
 // mutex and condition are created in init and destroyed in deinit, which runs only once the thread
 // has let go of its reference (it holds one while it runs).
-final class ResolverThread: @unchecked Sendable {
+final class WorkerThread: @unchecked Sendable {
     typealias Job = @Sendable () -> Void
 
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
@@ -46,7 +45,7 @@ final class ResolverThread: @unchecked Sendable {
             var thread = pthread_t()
             let rc = pthread_create(&thread, nil, { raw in
                 guard let raw else { return nil }
-                Unmanaged<ResolverThread>.fromOpaque(raw).takeRetainedValue().runJobs()
+                Unmanaged<WorkerThread>.fromOpaque(raw).takeRetainedValue().runJobs()
                 return nil
             }, context.toOpaque())
             guard rc == 0 else {
