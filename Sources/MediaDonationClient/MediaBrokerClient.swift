@@ -119,9 +119,8 @@ public final class MediaBrokerClient: Sendable {
     }
 
     /// The assets of a reply whose first argument is a list of them (`aa{sv}`), read where they
-    /// lie: a page of 50 decoded into a tree of values, dictionaries of them made and hashed and all
-    /// of it released was a fifth of `broker-ctl recent`'s instructions (callgrind). An element
-    /// that is no asset is skipped, as ``GenericMedia/init(fields:)`` skips it.
+    /// lie, without a tree of values and a dictionary per asset in between. An element that is no
+    /// asset is skipped, as ``GenericMedia/init(fields:)`` skips it.
     static func assets(in reply: BusMessage) throws(MediaBrokerError) -> [GenericMedia] {
         var assets: [GenericMedia] = []
         var isList = false

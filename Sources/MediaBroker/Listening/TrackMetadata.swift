@@ -12,8 +12,7 @@
 public struct TrackMetadata: Sendable, Hashable {
     /// The fields live in one immutable object, so a copy of a metadata value — and of every
     /// listen, effect and event that holds one — is a single reference count, not one per string
-    /// and list: a track change copies metadata a dozen times, and each count is an atomic
-    /// instruction (issue 7).
+    /// and list: a track change copies metadata many times over.
     private let fields: Fields
 
     /// `mpris:trackid`, as an object path or a string (quirk 3). Not unique on its own (quirk 4).

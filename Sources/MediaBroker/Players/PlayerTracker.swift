@@ -146,7 +146,7 @@ public final class PlayerTracker: @unchecked Sendable {
         /// a song twice, it just is not *preferred* against.
         ///
         /// Kept up to date as `busNames` changes rather than worked out from them at every finished
-        /// listen (the stems cost ~5k instructions of each track change; callgrind, bench/run).
+        /// listen.
         private(set) var isProxy = false
 
         static func isProxyName(_ name: String) -> Bool {
@@ -817,9 +817,8 @@ struct RememberedListen {
 ///
 /// Two listens are only ever the same song when their titles are equal, so a listen whose title
 /// none of the remembered ones has — nearly every listen — is told apart with one hash of its
-/// title instead of a scan of up to 512 listens (callgrind, bench/run track changes: the scan and
-/// the expiry pass were ~10k instructions of every track change). Expiry likewise looks at the
-/// listens only when the earliest end it knows of is past the cutoff.
+/// title instead of a scan of every remembered listen. Expiry likewise looks at the listens only
+/// when the earliest end it knows of is past the cutoff.
 struct TwinMemory {
     private var ring: RecentItems<RememberedListen>
     /// How many remembered listens have each title (listens without one are never a twin).

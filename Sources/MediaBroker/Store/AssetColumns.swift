@@ -38,8 +38,7 @@ enum AssetColumns {
     ///
     /// The columns that name the app (`app_id`, `app_name`, `app_icon`) and `kind` and `source`
     /// mostly repeat from one row to the next: when a row's bytes are the previous row's, that
-    /// row's string is shared instead of being validated and copied again. On a page of
-    /// `RecentMedia` decoding was more than SQLite's own work (callgrind).
+    /// row's string is shared instead of being validated and copied again.
     struct Decoder {
         private var appID = RepeatedText()
         private var appName = RepeatedText()
@@ -133,8 +132,8 @@ enum AssetColumns {
     }
 
     /// Artists from the stored bytes: split on the separator's byte, not on characters (grapheme
-    /// breaking cost more than the rest of reading a row), each name decoded straight from the
-    /// bytes, without a joined string or an array of slices first (callgrind, RecentMedia pages).
+    /// breaking costs more than the rest of reading a row), each name decoded straight from the
+    /// bytes, without a joined string or an array of slices first.
     /// Empty names are dropped, as `split` does by default.
     static func decodeArtists(_ stored: UnsafeBufferPointer<UInt8>?) -> [String] {
         guard let stored, !stored.isEmpty else { return [] }

@@ -7,8 +7,8 @@ final class HistoryDatabase {
     let connection: SQLiteDatabase
     var path: String { connection.path }
 
-    /// SQLite's page cache is anonymous memory; the daemon's budget is 2 MB idle and 4 MB with a
-    /// large history (issue 7). The store's writes touch few pages, and `RecentMedia` reads through
+    /// SQLite's page cache is anonymous memory, which the daemon keeps small (its targets are in
+    /// docs/performance.md). The store's writes touch few pages, and `RecentMedia` reads through
     /// `HistoryReader`; what else reads (a purge, `count`, `Apps`) walks the file once and gains
     /// little from a larger cache. Negative means KiB.
     ///

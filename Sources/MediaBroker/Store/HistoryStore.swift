@@ -49,11 +49,10 @@ public final class HistoryStore: Sendable {
         try HistoryStore(inMemory: try HistoryDatabase.inMemory(), commitWindow: commitWindow)
     }
 
-    /// The commit window of a store opened without one. 25 ms: bench/run's ingest flood (a track
-    /// change every ~0.6 ms) then shares each `fsync` among about forty changes. Alternating runs
-    /// of that flood, CPU per signal against the C receiver's (medians): no window 1.54×, 3 ms
-    /// 1.31×, 10 ms 1.17×, 25 ms 1.06×. A listen's `MediaAdded` comes at most 25 ms later — and
-    /// only in a burst; nothing anyone waits on is held back.
+    /// The commit window of a store opened without one: long enough for a flood of track changes
+    /// to share each `fsync` among dozens of them (docs/performance.md has the measurements), short
+    /// enough that a listen's `MediaAdded` comes at most that much later — and only in a burst;
+    /// nothing anyone waits on is held back.
     public static let commitWindow: Duration = .milliseconds(25)
 
     /// The longest commit window a store takes; a longer one is cut to it, a negative one is none.

@@ -149,10 +149,9 @@ final class StoreThread: @unchecked Sendable {
     /// Takes the whole queue at each wake-up and runs it without the lock, so submitting never waits
     /// for a job to finish.
     ///
-    /// **Commit windows.** A commit costs an `fsync`, tens to hundreds of microseconds of CPU however
-    /// few rows it carries. A player flooding track changes (quirk 8; bench/run's ingest floods one
-    /// every ~0.6 ms) would otherwise pay one per change: each arrives alone, just after the previous
-    /// commit ended. So when every queued job is a write no one waits on (`Job.mayWait`: a player's
+    /// **Commit windows.** A commit costs an `fsync` however few rows it carries. A player flooding
+    /// track changes (quirk 8) would otherwise pay one per change: each arrives alone, just after the
+    /// previous commit ended. So when every queued job is a write no one waits on (`Job.mayWait`: a player's
     /// listens, announced with `MediaAdded` only once stored) and the last commit ended less than
     /// `commitWindow` ago, the thread waits until the window closes, gathering what arrives meanwhile
     /// into one transaction. A write someone waits on (a `Donate` caller's reply), a read, a full
@@ -163,11 +162,10 @@ final class StoreThread: @unchecked Sendable {
     /// Once at least `trimAfterBacklog` jobs have run in one burst (no gap of `quietBeforeTrim`
     /// between them) and no job has come for `quietBeforeTrim`, the heap is trimmed before the
     /// thread sleeps: a burst of jobs (a player flooding track changes, a large purge) grows glibc's
-    /// heap by the queued closures and assets, and glibc keeps that memory when they are freed — bench/run measured 16.5 MB of anonymous
-    /// memory after 10,000 listens queued in a second, 3.3 MB after `malloc_trim(0)`. A trim walks
-    /// the arenas (well under a millisecond), but the pages it returns are faulted in again by the
-    /// next jobs: trimming whenever the queue ran dry — between two commit windows of a flood —
-    /// cost a flood of track changes a fifth more CPU (bench/run). So the burst must be over first;
+    /// heap by the queued closures and assets, and glibc keeps that memory when they are freed
+    /// unless asked (`malloc_trim(0)`). A trim walks the arenas, and the pages it returns are faulted
+    /// in again by the next jobs: trimming whenever the queue runs dry — between two commit windows
+    /// of a flood — would make a flood of track changes dearer. So the burst must be over first;
     /// the wait for that is the one wake-up a burst adds, and an idle thread sleeps untimed.
     private func runJobs(_ database: HistoryDatabase) {
         var batch: [Job] = []
