@@ -23,12 +23,8 @@ public final class PlayerTracker: @unchecked Sendable {
     /// - ``maxPlayers``: connections followed at once (256).
     public static let maxNamesPerConnection = 64
     public static let maxPlayers = 256
-    /// Recorded listens remembered for the twin rule (see ``isTwin(_:of:)``): at most this many,
-    /// and none that ended more than ``twinMemory`` ago.
-    static let maxRememberedListens = 512
     /// Finished listens one player may have held while its app is being found (see `perform`).
     static let maxHeldListens = 256
-    static let twinMemory: Microseconds = 3_600_000_000
     /// A player whose first Playing comes this soon after the broker met it was already playing
     /// (see `event(for:of:)`); later, it started playing while followed.
     static let alreadyPlayingWindow: Microseconds = 2_000_000
@@ -62,8 +58,8 @@ public final class PlayerTracker: @unchecked Sendable {
     /// When the tracker began following the bus: no listen of a player met already playing is
     /// dated earlier (the previous run recorded what played before it stopped).
     private var startedAt: Microseconds = .max
-    /// The listens recorded lately: the twins a later listen is checked against.
-    private var remembered = TwinMemory(capacity: PlayerTracker.maxRememberedListens)
+    /// The listens recorded lately, and the rule a finished listen is checked against.
+    private var twins = TwinRule()
 
     // @unchecked Sendable: like the tracker, touched only on the connection's thread.
     private final class Player: @unchecked Sendable {
@@ -660,7 +656,7 @@ public final class PlayerTracker: @unchecked Sendable {
                     store.removeOpenListen(key: key) { _ in }
                     return
                 }
-                remember(listen, of: player)
+                twins.remember(listen, from: player.uniqueName)
                 controller.record(asset, openKey: key)
             } else {
                 store.removeOpenListen(key: key) { _ in }
@@ -680,40 +676,16 @@ public final class PlayerTracker: @unchecked Sendable {
 
     // MARK: One song, one listen
 
-    /// The twin rule (quirk 14, and one app on several connections): the same song heard on two
-    /// players at overlapping times is one listen. A finished listen is a twin — and is not
-    /// recorded — when
-    /// - a listen of the same song from another player that overlaps it in time was already
-    ///   recorded (the first to finish is counted), or
-    /// - it comes from a proxy (``Player/isProxy``) while a non-proxy player still plays the same
-    ///   song over an overlapping time: the original is preferred, and counted when it ends.
-    ///
-    /// "The same song" is the same title, with album and artists agreeing where both have them —
-    /// not the track id or URL, which a mirror makes up for itself. Overlap is strict: a song played
-    /// again after the first play ended (even on a restarted player, quirk 15) is a new listen.
+    /// The twin rule (``TwinRule``) for a finished listen of `player`; the other players' listens
+    /// in progress are asked for only when `player` is a proxy.
     private func isTwin(_ listen: Listen, of player: Player) -> Bool {
-        remembered.forget(endedBefore: now() - Self.twinMemory)
-        let twinRecorded = remembered.contains(title: listen.metadata.title) { other in
-            other.player != player.uniqueName && Self.sameSong(other.metadata, listen.metadata)
-                && other.started < listen.ended && listen.started < other.ended
-        }
-        if twinRecorded { return true }
-        guard player.isProxy else { return false }
         let current = now()
-        return players.values.contains { other in
-            guard other !== player, !other.isProxy, let playing = other.listening.current(at: current) else { return false }
-            return Self.sameSong(playing.metadata, listen.metadata) && playing.started < listen.ended && listen.started < current
+        return twins.isTwin(listen, from: player.uniqueName, isProxy: player.isProxy, at: current) {
+            players.values.compactMap { other in
+                guard other !== player, let playing = other.listening.current(at: current) else { return nil }
+                return TwinRule.Playing(listen: playing, isProxy: other.isProxy)
+            }
         }
-    }
-
-    private func remember(_ listen: Listen, of player: Player) {
-        remembered.append(RememberedListen(player: player.uniqueName, metadata: listen.metadata, started: listen.started, ended: listen.ended))
-    }
-
-    static func sameSong(_ a: TrackMetadata, _ b: TrackMetadata) -> Bool {
-        guard let title = a.title, title == b.title else { return false }
-        if let x = a.album, let y = b.album, x != y { return false }
-        return a.artists.isEmpty || b.artists.isEmpty || a.artists == b.artists
     }
 
     /// Takes the listens a previous run left open (a crash or `kill -9`). Call before ``start``.
@@ -802,98 +774,4 @@ public final class PlayerTracker: @unchecked Sendable {
             }
         }.sorted { $0.busName < $1.busName }
     }
-}
-
-/// A listen the twin rule remembers: who played what, when.
-struct RememberedListen {
-    let player: String
-    let metadata: TrackMetadata
-    let started: Microseconds
-    let ended: Microseconds
-}
-
-/// The recorded listens the twin rule compares a finished listen with (see
-/// `PlayerTracker.isTwin`): at most `capacity`, the oldest dropped first, indexed by title.
-///
-/// Two listens are only ever the same song when their titles are equal, so a listen whose title
-/// none of the remembered ones has — nearly every listen — is told apart with one hash of its
-/// title instead of a scan of every remembered listen. Expiry likewise looks at the listens only
-/// when the earliest end it knows of is past the cutoff.
-struct TwinMemory {
-    private var ring: RecentItems<RememberedListen>
-    /// How many remembered listens have each title (listens without one are never a twin).
-    private var titles: [String: Int] = [:]
-    /// At most the earliest `ended` of the listens remembered (`.max` when there are none); lower
-    /// once the listen that had it was dropped, which only costs one needless look.
-    private var earliestEnd: Microseconds = .max
-
-    init(capacity: Int) {
-        ring = RecentItems(capacity: capacity)
-    }
-
-    /// Oldest first.
-    var items: [RememberedListen] { ring.items }
-
-    mutating func append(_ listen: RememberedListen) {
-        if let dropped = ring.append(listen) { uncount(dropped.metadata.title) }
-        if let title = listen.metadata.title { titles[title, default: 0] += 1 }
-        earliestEnd = min(earliestEnd, listen.ended)
-    }
-
-    /// Drops the listens that ended before `cutoff`.
-    mutating func forget(endedBefore cutoff: Microseconds) {
-        guard earliestEnd < cutoff else { return }
-        ring.removeAll { $0.ended < cutoff }
-        titles.removeAll(keepingCapacity: true)
-        earliestEnd = .max
-        for listen in ring.items {
-            if let title = listen.metadata.title { titles[title, default: 0] += 1 }
-            earliestEnd = min(earliestEnd, listen.ended)
-        }
-    }
-
-    /// Whether a remembered listen titled `title` `matches`; `false` without a title.
-    func contains(title: String?, where matches: (RememberedListen) -> Bool) -> Bool {
-        guard let title, titles[title] != nil else { return false }
-        return ring.contains(where: matches)
-    }
-
-    private mutating func uncount(_ title: String?) {
-        guard let title, let index = titles.index(forKey: title) else { return }
-        if titles.values[index] > 1 { titles.values[index] -= 1 } else { titles.remove(at: index) }
-    }
-}
-
-/// At most `capacity` items in the order they came, the oldest overwritten first: adding one never
-/// moves the others (the listens the twin rule remembers were an array trimmed at its front, which
-/// moved all 512 for every listen of a busy hour).
-struct RecentItems<Element> {
-    let capacity: Int
-    private var ring: [Element] = []
-    /// Where the next one goes: the oldest, once the ring is full.
-    private var next = 0
-
-    init(capacity: Int) {
-        self.capacity = max(capacity, 1)
-    }
-
-    /// Oldest first.
-    var items: [Element] { Array(ring[next...] + ring[..<next]) }
-
-    /// Adds `item`; returns the oldest item when it made room for it.
-    @discardableResult
-    mutating func append(_ item: Element) -> Element? {
-        var dropped: Element?
-        if ring.count < capacity { ring.append(item) } else { dropped = ring[next]; ring[next] = item }
-        next = (next + 1) % capacity
-        return dropped
-    }
-
-    mutating func removeAll(where shouldBeRemoved: (Element) -> Bool) {
-        guard ring.contains(where: shouldBeRemoved) else { return }
-        ring = items.filter { !shouldBeRemoved($0) }
-        next = ring.count % capacity
-    }
-
-    func contains(where matches: (Element) -> Bool) -> Bool { ring.contains(where: matches) }
 }
