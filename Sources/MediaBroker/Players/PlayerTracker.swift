@@ -36,11 +36,8 @@ public final class PlayerTracker: @unchecked Sendable {
     private let rule: ListenRule
     private let log: Log
     private unowned let controller: BrokerController
-    private var privacy: PrivacySettings
-    /// Store keys of listens that began while their app could not be recorded: they stay out of
-    /// the store to their end, even if recording is allowed again meanwhile ("resumes with the
-    /// next listen").
-    private var suppressed: Set<String> = []
+    /// What becomes of each listen, by the person's settings and the twin rule.
+    private var recorder: ListenRecorder
     /// Listens a previous run left open (it crashed), by the player that was playing them; each
     /// waits for its player's first properties to decide whether it simply continues.
     private var leftovers: [String: [OpenListen]] = [:]
@@ -58,8 +55,6 @@ public final class PlayerTracker: @unchecked Sendable {
     /// When the tracker began following the bus: no listen of a player met already playing is
     /// dated earlier (the previous run recorded what played before it stopped).
     private var startedAt: Microseconds = .max
-    /// The listens recorded lately, and the rule a finished listen is checked against.
-    private var twins = TwinRule()
 
     // @unchecked Sendable: like the tracker, touched only on the connection's thread.
     private final class Player: @unchecked Sendable {
@@ -160,14 +155,14 @@ public final class PlayerTracker: @unchecked Sendable {
         self.store = controller.store
         self.rule = controller.rule
         self.log = controller.log
-        self.privacy = controller.settings
+        self.recorder = ListenRecorder(privacy: controller.settings)
         controller.tracker = self
     }
 
     /// The person changed their settings: a listen in progress from an app that may no longer be
     /// recorded is discarded, not finished.
     func privacyChanged(_ settings: PrivacySettings) {
-        privacy = settings
+        recorder.privacy = settings
         for player in players.values {
             forgetLastSignal(of: player)
             if !settings.allows(player.appID) { handle(.discard, for: player) }
@@ -419,7 +414,7 @@ public final class PlayerTracker: @unchecked Sendable {
         for held in player.waitingForApp.takeAll() {
             performNow(held.effect, for: player, settingsThen: held.settings)
         }
-        if !privacy.allows(app.appID) {
+        if !recorder.privacy.allows(app.appID) {
             handle(.discard, for: player)
         } else if changedApp {
             handle(.appChanged, for: player)
@@ -616,14 +611,11 @@ public final class PlayerTracker: @unchecked Sendable {
         listen.asset(appID: player.appID, appName: player.appName, appIcon: player.app?.appIcon)
     }
 
-    private func storeKey(_ listen: Listen, of player: Player) -> String { listen.storeKey(player: player.uniqueName) }
-
-    /// Does what an effect asks, judged by the settings in force when it happened *and* those in
-    /// force when its app is known: a listen that began while Media was off stays unrecorded even
-    /// if the app resolves after Media is back on, and an opt-out made meanwhile still applies.
+    /// Hands an effect to the recorder once the player's app is known; until then it is held
+    /// (see ``HeldListenEffects``) with the settings in force when it happened.
     private func perform(_ effect: ListenEffect, for player: Player) {
-        guard player.app == nil else { return performNow(effect, for: player, settingsThen: CollectionOfOne(privacy)) }
-        player.waitingForApp.hold(effect, settings: privacy)
+        guard player.app == nil else { return performNow(effect, for: player, settingsThen: CollectionOfOne(recorder.privacy)) }
+        player.waitingForApp.hold(effect, settings: recorder.privacy)
         // Finished listens qualified and are never dropped, so they are what a flood could pile
         // up: past a bound the app is resolved now, from the clues at hand.
         if player.waitingForApp.finishedCount >= Self.maxHeldListens {
@@ -632,59 +624,31 @@ public final class PlayerTracker: @unchecked Sendable {
         }
     }
 
-    /// `settingsThen`: the settings in force when the effect happened (and when the effects it
-    /// replaced while held did).
+    /// Does what the recorder decides for `effect` (see ``ListenRecorder``).
     private func performNow(_ effect: ListenEffect, for player: Player, settingsThen: some Collection<PrivacySettings>) {
-        let key = storeKey(effect.listen, of: player)
-        let allowed = settingsThen.allSatisfy { $0.allows(player.appID) } && privacy.allows(player.appID)
-        switch effect {
-        case .opened(let listen), .checkpoint(let listen):
-            guard !suppressed.contains(key) else { return }
-            guard allowed else {
-                suppressed.insert(key)
-                store.removeOpenListen(key: key) { _ in }
-                return
-            }
-            guard let asset = asset(listen, of: player)?.bounded else { return }
-            store.saveOpenListen(key: key, asset: asset, checkpoint: listen.ended) { [log] result in
-                if case .failure(let error) = result { log.warning("could not checkpoint a listen: \(error)") }
-            }
-        case .finished(let listen):
-            if !unsuppress(key), allowed, let asset = asset(listen, of: player) {
-                if isTwin(listen, of: player) {
-                    log.debug("\(player.uniqueName) mirrored a listen recorded from another player; not counted twice")
-                    store.removeOpenListen(key: key) { _ in }
-                    return
-                }
-                twins.remember(listen, from: player.uniqueName)
-                controller.record(asset, openKey: key)
-            } else {
-                store.removeOpenListen(key: key) { _ in }
-            }
-        case .dropped:
-            unsuppress(key)
-            store.removeOpenListen(key: key) { _ in }
-        }
-    }
-
-    /// Forgets that the listen `key` was suppressed; whether it was. Removing from an empty set
-    /// still hashes the key, once for every finished listen, so an empty set is not asked.
-    @discardableResult
-    private func unsuppress(_ key: String) -> Bool {
-        !suppressed.isEmpty && suppressed.remove(key) != nil
-    }
-
-    // MARK: One song, one listen
-
-    /// The twin rule (``TwinRule``) for a finished listen of `player`; the other players' listens
-    /// in progress are asked for only when `player` is a proxy.
-    private func isTwin(_ listen: Listen, of player: Player) -> Bool {
+        let source = ListenRecorder.Source(uniqueName: player.uniqueName, appID: player.appID, appName: player.appName,
+                                           appIcon: player.app?.appIcon, isProxy: player.isProxy)
         let current = now()
-        return twins.isTwin(listen, from: player.uniqueName, isProxy: player.isProxy, at: current) {
+        let work = recorder.perform(effect, from: source, settingsThen: settingsThen, at: current) {
             players.values.compactMap { other in
                 guard other !== player, let playing = other.listening.current(at: current) else { return nil }
                 return TwinRule.Playing(listen: playing, isProxy: other.isProxy)
             }
+        }
+        switch work {
+        case .saveOpenListen(let key, let asset, let checkpoint):
+            store.saveOpenListen(key: key, asset: asset, checkpoint: checkpoint) { [log] result in
+                if case .failure(let error) = result { log.warning("could not checkpoint a listen: \(error)") }
+            }
+        case .removeOpenListen(let key):
+            store.removeOpenListen(key: key) { _ in }
+        case .removeTwin(let key):
+            log.debug("\(player.uniqueName) mirrored a listen recorded from another player; not counted twice")
+            store.removeOpenListen(key: key) { _ in }
+        case .record(let asset, let openKey):
+            controller.record(asset, openKey: openKey)
+        case nil:
+            break
         }
     }
 
@@ -718,7 +682,7 @@ public final class PlayerTracker: @unchecked Sendable {
         if let first = remaining.first, let metadata = properties["Metadata"],
            case .metadata(let track) = PlayerEvent.metadata(mpris: metadata),
            let status = properties["PlaybackStatus"].flatMap(PlaybackStatus.init(mpris:)),
-           privacy.allows(player.appID) {
+           recorder.privacy.allows(player.appID) {
             var rate = 1.0
             if let value = properties["Rate"], case .rate(let r)? = PlayerEvent.rate(mpris: value) { rate = r }
             if let resumed = PlayerListening(rule: rule, resuming: Listen(restoring: first), metadata: track, status: status,
@@ -736,7 +700,7 @@ public final class PlayerTracker: @unchecked Sendable {
     }
 
     private func finishLeftover(_ leftover: OpenListen) {
-        if rule.qualifies(listened: leftover.asset.listened, length: leftover.asset.length), privacy.allows(leftover.asset.appID) {
+        if rule.qualifies(listened: leftover.asset.listened, length: leftover.asset.length), recorder.privacy.allows(leftover.asset.appID) {
             var asset = leftover.asset
             asset.ended = max(asset.ended, leftover.checkpoint)
             controller.record(asset, openKey: leftover.key)
