@@ -40,9 +40,7 @@ public final class PlayerTracker: @unchecked Sendable {
     private var recorder: ListenRecorder
     /// Listens a previous run left open (it crashed), by the player that was playing them; each
     /// waits for its player's first properties to decide whether it simply continues.
-    private var leftovers: [String: [OpenListen]] = [:]
-    /// How long a leftover waits for its player before it is finished as it was.
-    static let leftoverPatience: Duration = .seconds(5)
+    private var leftovers = LeftoverListens()
     private var players: [String: Player] = [:]
     /// Well-known MPRIS name → the unique name that owns it.
     private var owners: [String: String] = [:]
@@ -461,7 +459,7 @@ public final class PlayerTracker: @unchecked Sendable {
                     player.hasReadPlayer = true
                     if player.identityRetryTimer != nil { readIdentity(of: player) }
                 }
-                if let waiting = leftovers.removeValue(forKey: player.uniqueName) {
+                if let waiting = leftovers.take(for: player.uniqueName) {
                     resume(waiting, of: player, from: properties)
                 } else {
                     apply(PlayerProperties(properties), to: player)
@@ -657,55 +655,35 @@ public final class PlayerTracker: @unchecked Sendable {
     /// time the broker was down counts; any other is finished at its last checkpoint and recorded
     /// if it qualifies.
     public func adoptLeftovers(_ open: [OpenListen]) {
-        for listen in open {
-            let player = Listen.parseStoreKey(listen.key)?.player ?? ""
-            leftovers[player, default: []].append(listen)
-        }
+        leftovers.adopt(open)
     }
 
     private func settleLeftovers(stillOnBus names: Set<String>) {
-        for (player, waiting) in leftovers where !names.contains(player) {
-            leftovers[player] = nil
-            waiting.forEach(finishLeftover)
-        }
+        leftovers.takeGone(stillOnBus: names).forEach(finishLeftover)
         guard !leftovers.isEmpty else { return }
-        // A leftover's connection may be on the bus without being a player any more.
-        _ = connection.schedule(after: Self.leftoverPatience) { [self] in
-            let waiting = leftovers.values.flatMap { $0 }
-            leftovers.removeAll()
-            waiting.forEach(finishLeftover)
-        }
+        _ = connection.schedule(after: LeftoverListens.patience) { [self] in leftovers.takeAll().forEach(finishLeftover) }
     }
 
     private func resume(_ waiting: [OpenListen], of player: Player, from properties: [String: DBusValue]) {
         var remaining = waiting
-        if let first = remaining.first, let metadata = properties["Metadata"],
-           case .metadata(let track) = PlayerEvent.metadata(mpris: metadata),
-           let status = properties["PlaybackStatus"].flatMap(PlaybackStatus.init(mpris:)),
-           recorder.privacy.allows(player.appID) {
-            var rate = 1.0
-            if let value = properties["Rate"], case .rate(let r)? = PlayerEvent.rate(mpris: value) { rate = r }
-            if let resumed = PlayerListening(rule: rule, resuming: Listen(restoring: first), metadata: track, status: status,
-                                             rate: rate, at: now()) {
-                remaining.removeFirst()
-                player.listening = resumed
-                player.status = status
-                log.info("resumed a listen on \(player.uniqueName) left open by the previous run")
-                handle(.tick, for: player)
-                scheduleSafetyReread(of: player)
-            }
+        if let first = remaining.first,
+           let resumed = LeftoverListens.resuming(first, with: properties, rule: rule,
+                                                  recordingAllowed: recorder.privacy.allows(player.appID), at: now()) {
+            remaining.removeFirst()
+            player.listening = resumed
+            player.status = resumed.status
+            log.info("resumed a listen on \(player.uniqueName) left open by the previous run")
+            handle(.tick, for: player)
+            scheduleSafetyReread(of: player)
         }
         remaining.forEach(finishLeftover)
         if remaining.count == waiting.count { apply(PlayerProperties(properties), to: player) }
     }
 
     private func finishLeftover(_ leftover: OpenListen) {
-        if rule.qualifies(listened: leftover.asset.listened, length: leftover.asset.length), recorder.privacy.allows(leftover.asset.appID) {
-            var asset = leftover.asset
-            asset.ended = max(asset.ended, leftover.checkpoint)
-            controller.record(asset, openKey: leftover.key)
-        } else {
-            store.removeOpenListen(key: leftover.key) { _ in }
+        switch LeftoverListens.finishing(leftover, rule: rule, privacy: recorder.privacy) {
+        case .record(let asset, let openKey): controller.record(asset, openKey: openKey)
+        default: store.removeOpenListen(key: leftover.key) { _ in }
         }
     }
 
