@@ -60,28 +60,17 @@ public final class PlayerTracker: @unchecked Sendable {
         var busNames: Set<String> = [] {
             didSet { isProxy = busNames.contains(where: Self.isProxyName) }
         }
-        var identity: String?
-        var desktopEntry: String?
-        /// The root interface answered (`Identity`, `DesktopEntry`): the app is resolved from that
-        /// answer, never from a guess made while the player had not exported its object yet.
-        var identityAnswered = false
-        var identityRetry = ReadRetry()
+        /// Who it is (see ``PlayerIdentity``).
+        var identity = PlayerIdentity()
         var playerRetry = ReadRetry()
         /// The timers of reads asked again after a failure (see ``ReadRetry``).
         var identityRetryTimer: TimerToken?
         var playerRetryTimer: TimerToken?
-        /// A read of its identity or a lookup of its app is under way: ``whenSettled(_:)`` waits for
-        /// it. A player waiting to be asked again is not waited for.
-        var isFindingApp = false
         /// The player interface has answered a read at least once.
         var hasReadPlayer = false
         /// When the broker began following it, and whether it has been Playing since.
         var metAt: Microseconds
         var hasPlayed = false
-        /// The owner's process id, from the bus daemon, once asked.
-        var processID: UInt32??
-        /// The app as the resolver found it (desktop file, icon, sandbox); `nil` until resolved.
-        var app: AppIdentity?
         /// Store work for this player's listens, held (coalesced) until its app is known.
         var waitingForApp = HeldListenEffects()
         var listening: PlayerListening
@@ -117,16 +106,9 @@ public final class PlayerTracker: @unchecked Sendable {
             self.listening = PlayerListening(rule: rule)
         }
 
-        /// The app identity: the resolver's answer (issue 4); until it comes, the desktop entry
-        /// when the player names one, else the bus-name stem without an instance suffix
-        /// (`vlc.instance7389` → `vlc`).
-        var appID: String {
-            if let app { return app.appID }
-            if let desktopEntry, !desktopEntry.isEmpty { return desktopEntry }
-            return busNames.sorted().first.map(AppResolver.busNameStem) ?? "unknown"
-        }
-
-        var appName: String? { app?.appName ?? identity }
+        var appID: String { identity.appID(busNames: busNames) }
+        var appName: String? { identity.appName }
+        var app: AppIdentity? { identity.app }
 
         /// Whether this player mirrors media that plays elsewhere (quirk 14): KDE Connect's
         /// `kdeconnect.mpris_<uuid>` (a phone) and plasma-browser-integration (a second copy of a
@@ -338,26 +320,23 @@ public final class PlayerTracker: @unchecked Sendable {
     private func readIdentity(of player: Player) {
         player.identityRetryTimer?.cancel()
         player.identityRetryTimer = nil
-        player.isFindingApp = true
+        player.identity.isFindingApp = true
         getAll(Self.rootInterface, of: player) { [self] result in
-            player.isFindingApp = false
+            player.identity.isFindingApp = false
             switch result {
             case .success(let properties):
-                // Bounded like metadata: a player's name and desktop id are peer data too.
-                player.identity = (try? properties["Identity"]?.string()).flatMap(TrackMetadata.cleanText)
-                player.desktopEntry = (try? properties["DesktopEntry"]?.string()).flatMap(TrackMetadata.cleanText)
-                    .flatMap { $0.utf8.count <= BrokerContract.maximumAppIDLength && !$0.contains("/") ? $0 : nil }
-                player.identityAnswered = true
-                player.identityRetry = ReadRetry()
+                player.identity.answered(properties)
                 resolveApp(of: player)
             case .failure(let error):
-                if player.identityAnswered { break }
-                if let delay = player.identityRetry.failed(at: MonotonicClock.microseconds) {
+                switch player.identity.failed(at: MonotonicClock.microseconds) {
+                case .askAgain(let delay):
                     log.debug("\(player.uniqueName) did not tell its identity (\(error.name)); asking again in \(delay / 1000) ms")
                     player.identityRetryTimer = retry(after: delay, for: player) { [self] in readIdentity(of: $0) }
-                } else if player.app == nil {
+                case .resolveWithout:
                     log.warning("\(player.uniqueName) never told its identity (\(error.name)); its app is found from its name and process")
                     resolveApp(of: player)
+                case .nothing:
+                    break
                 }
             }
             releaseBarriersIfSettled()
@@ -374,19 +353,19 @@ public final class PlayerTracker: @unchecked Sendable {
 
     /// Calls `body` with the process id of the player's connection, asking the bus daemon once.
     private func withProcessID(of player: Player, _ body: @escaping @Sendable (UInt32?) -> Void) {
-        if let known = player.processID { return body(known) }
+        if let known = player.identity.processID { return body(known) }
         connection.callBus("GetConnectionUnixProcessID", [.string(player.uniqueName)], timeout: .seconds(5)) { [self] result in
             let pid = (try? result.get().first?.integer(as: UInt32.self)) ?? nil
-            if player.processID == nil { player.processID = .some(pid) }
+            if player.identity.processID == nil { player.identity.processID = .some(pid) }
             guard players[player.uniqueName] === player else { return }
             body(pid)
         }
     }
 
     private func resolveApp(of player: Player) {
-        player.isFindingApp = true
+        player.identity.isFindingApp = true
         withProcessID(of: player) { [self] pid in
-            guard let clues = clues(of: player, processID: pid) else { return }
+            guard let clues = player.identity.clues(busNames: player.busNames) else { return }
             let loop = connection.loop
             controller.resolver.resolve(clues) { [self] app in
                 loop.execute { [self] in appResolved(app, for: player) }
@@ -394,18 +373,12 @@ public final class PlayerTracker: @unchecked Sendable {
         }
     }
 
-    private func clues(of player: Player, processID: UInt32?) -> PlayerClues? {
-        guard let busName = player.busNames.sorted().first else { return nil }
-        return PlayerClues(busName: busName, desktopEntry: player.desktopEntry, identity: player.identity, processID: processID)
-    }
-
     private func appResolved(_ app: AppIdentity, for player: Player) {
         guard players[player.uniqueName] === player else { return }
         forgetLastSignal(of: player)
-        player.isFindingApp = false
-        if player.app?.appID != app.appID { log.info("player \(player.uniqueName) is app \(app.appID)") }
-        let changedApp = player.app != nil && player.app != app
-        player.app = app
+        player.identity.isFindingApp = false
+        let (isNew, changedApp) = player.identity.resolved(app)
+        if isNew { log.info("player \(player.uniqueName) is app \(app.appID)") }
         if player.waitingForApp.coalesced > 0 {
             log.info("\(player.uniqueName) (\(app.appID)): coalesced \(player.waitingForApp.coalesced) listen updates while its app was being found")
         }
@@ -432,7 +405,7 @@ public final class PlayerTracker: @unchecked Sendable {
     }
 
     private func releaseBarriersIfSettled() {
-        guard !barriers.isEmpty, players.values.allSatisfy({ $0.waitingForApp.isEmpty || !$0.isFindingApp }) else { return }
+        guard !barriers.isEmpty, players.values.allSatisfy({ $0.waitingForApp.isEmpty || !$0.identity.isFindingApp }) else { return }
         let ready = barriers
         barriers.removeAll()
         for work in ready { work() }
@@ -441,7 +414,7 @@ public final class PlayerTracker: @unchecked Sendable {
     /// A player leaving (or the broker stopping) before its app resolved: resolve it here, on this
     /// thread — a rare path, and its held store work must not be lost or done under a guessed id.
     private func resolveNowIfPending(_ player: Player) {
-        guard player.app == nil, let clues = clues(of: player, processID: player.processID ?? nil) else { return }
+        guard player.app == nil, let clues = player.identity.clues(busNames: player.busNames) else { return }
         appResolved(controller.resolver.resolve(clues), for: player)
     }
 
