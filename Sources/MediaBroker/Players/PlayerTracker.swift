@@ -25,11 +25,6 @@ public final class PlayerTracker: @unchecked Sendable {
     public static let maxPlayers = 256
     /// Finished listens one player may have held while its app is being found (see `perform`).
     static let maxHeldListens = 256
-    /// A player whose first Playing comes this soon after the broker met it was already playing
-    /// (see `event(for:of:)`); later, it started playing while followed.
-    static let alreadyPlayingWindow: Microseconds = 2_000_000
-    /// The longest a player can have played unseen before its first Playing (10 s).
-    static let longestLateStart: Microseconds = 10_000_000
 
     private let connection: BusConnection
     private let store: HistoryStore
@@ -496,24 +491,18 @@ public final class PlayerTracker: @unchecked Sendable {
         return newTrack
     }
 
-    /// The event for a status the player reported. Its first Playing, soon after the broker met it,
-    /// is ``PlayerEvent/playingSince(_:)`` the moment its position says: the player was already
-    /// playing (Chromium's name appears ~2.7 s after its audio starts, with a `Seeked` telling
-    /// where it is). Never before the broker began following the bus, nor for a position past the
-    /// track's length or beyond ``longestLateStart`` of playing: a player that appears at minute 20
-    /// of a podcast resumed where it was left, it did not just play 20 minutes unseen. Later on,
-    /// Playing at a position is only a resume or a seek.
+    /// The event for a status the player reported: its first Playing may have begun earlier
+    /// (``LateStart``).
     private func event(for status: PlaybackStatus, of player: Player) -> PlayerEvent {
         guard status == .playing, !player.hasPlayed else { return .playbackStatus(status) }
         player.hasPlayed = true
         let current = now()
-        let rate = player.listening.rate
-        guard Clock.elapsed(from: player.metAt, to: current) <= Self.alreadyPlayingWindow,
-              let position = player.listening.position(at: current), position > 0, rate > 0,
-              position <= player.listening.metadata?.length ?? TrackMetadata.Limits.maxLength,
-              Double(position) / rate <= Double(Self.longestLateStart)
+        let listening = player.listening
+        guard let began = LateStart.began(position: listening.position(at: current), rate: listening.rate,
+                                          length: listening.metadata?.length, metAt: player.metAt,
+                                          followingSince: startedAt, now: current)
         else { return .playbackStatus(status) }
-        return .playingSince(max(Clock.add(current, -Clock.microseconds(Double(position) / rate)), min(startedAt, current)))
+        return .playingSince(began)
     }
 
     /// Reads `Position` (it never signals).
