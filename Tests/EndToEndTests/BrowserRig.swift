@@ -80,6 +80,13 @@ final class BrowserRig: Sendable {
         try await broker.waitUntilNoPlayers(client)
     }
 
+    /// The assets with their times, and the broker's log: what a failed expectation about a real
+    /// browser needs to be understood.
+    func describe(_ assets: [GenericMedia]) -> String {
+        let listed = assets.map { "\($0.title ?? "-") started \($0.date.timeIntervalSince1970) listened \($0.listened.map { "\($0)" } ?? "-")" }
+        return listed.joined(separator: "\n") + "\n--- broker log ---\n" + broker.process.standardError
+    }
+
     /// Rows in the history file itself, whatever `RecentMedia` would show.
     func storedRows() throws -> Int {
         let result = try ChildProcess.run("/usr/bin/sqlite3", arguments: [broker.databasePath, "SELECT count(*) FROM assets;"])

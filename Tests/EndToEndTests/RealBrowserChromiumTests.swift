@@ -49,7 +49,7 @@ import Testing
         let rig = try BrowserRig()
         let browser = try rig.open("playlist.html", in: .chromium)
         let assets = try await rig.waitForAssets(3, timeout: .seconds(60))
-        #expect(assets.map(\.title) == ["Track A", "Track B", "Track A"])
+        #expect(assets.map(\.title) == ["Track A", "Track B", "Track A"], "\(rig.describe(assets))")
         try await rig.quit(browser)
         #expect(try await rig.assets().count == 3)
     }

@@ -52,4 +52,17 @@ struct ListeningLateStartTests {
         player.send(.playbackStatus(.stopped), at: 50)
         #expect(player.recorded == [Recorded("Song", started: 5, ended: 50, listened: 90)])
     }
+
+    @Test("a position told before any track is known says nothing of the track that comes; one told between its first signals does")
+    func positionBeforeTheTrack() {
+        var player = ScriptedPlayer(timers: true)
+        player.send(.seeked(position: 6 * second), at: 0)  // a player taking its name again after a track ended
+        player.send(.metadata(track("Next", length: 60 * second)), at: 0.01)
+        #expect(player.listening.position(at: at(0.02)) == nil)
+        var chromium = ScriptedPlayer(timers: true)
+        chromium.send(.metadata(TrackMetadata(trackID: "/org/chromium/MediaPlayer2/TrackList/Track1", length: 60 * second)), at: 0)
+        chromium.send(.seeked(position: 2_676_628), at: 0.01)
+        chromium.send(.metadata(TrackMetadata(trackID: "/org/chromium/MediaPlayer2/TrackList/Track1", title: "Song", length: 60 * second)), at: 0.02)
+        #expect(chromium.listening.position(at: at(0.03)) == 2_676_628)
+    }
 }

@@ -213,8 +213,10 @@ public struct PlayerListening: Sendable {
             guard new != metadata else { return effects }
             effects.reserveCapacity(2)  // a track change finishes one listen and opens the next
             advance(to: now)
-            // A position told was about the track before (a fill-in is still that track).
-            if let old = metadata, !new.isSameTrack(as: old), !new.fillsIn(untitled: old) { position = nil }
+            // A position told was about the track before (a fill-in is still that track), or, told
+            // before any track, about none the broker knows (a player taking its name again
+            // between tracks repeats where the last one ended).
+            if !(metadata.map { new.isSameTrack(as: $0) || new.fillsIn(untitled: $0) } ?? false) { position = nil }
             metadata = new
             trackChanged(to: new, at: now, &effects)
         case .rate(let raw):
