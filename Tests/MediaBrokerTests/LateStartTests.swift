@@ -23,9 +23,12 @@ struct LateStartTests {
         #expect(began(position: 3 * second, rate: 0) == nil)
     }
 
-    @Test("bounded: never past the track's length, never more than ten seconds of playing, never before the broker followed the bus")
+    @Test("bounded: never at or past the track's end, never more than ten seconds of playing, never before the broker followed the bus")
     func bounded() {
         #expect(began(position: 30 * second, length: 20 * second) == nil)
+        #expect(began(position: 6_002_902, length: 6_002_902) == nil, "where the previous track ended, not a late start")
+        #expect(began(position: 5_500_000, length: 6_002_902) == nil)
+        #expect(began(position: 4_000_000, length: 6_002_902) == at(100.05) - 4_000_000)
         #expect(began(position: 20 * 60 * second, length: 3600 * second) == nil, "a podcast resumed at minute 20")
         #expect(began(position: 10 * second) == at(90.05))
         #expect(began(position: 11 * second) == nil)

@@ -3,8 +3,8 @@
 /// name, the listen would be short by that much.
 ///
 /// A player's first Playing within ``window`` of the broker meeting it, at a known position, began
-/// `position / rate` earlier — never in the future, never for a position past the track's length
-/// or beyond ``longest`` of playing (a player that appears at minute 20 of a podcast resumed where
+/// `position / rate` earlier — never in the future, never for a position at the track's end (a
+/// player repeating where the previous track ended) or beyond ``longest`` of playing (a player that appears at minute 20 of a podcast resumed where
 /// it was left; it did not play 20 minutes unseen), and never before the broker began following
 /// the bus (what played before was the previous run's to record). Later on, Playing at a position
 /// is only a resume or a seek.
@@ -21,7 +21,8 @@ enum LateStart {
         now: Microseconds
     ) -> Microseconds? {
         guard Clock.elapsed(from: metAt, to: now) <= window, let position, position > 0, rate > 0,
-              position <= length ?? TrackMetadata.Limits.maxLength, Double(position) / rate <= Double(longest)
+              position < Clock.add(length ?? TrackMetadata.Limits.maxLength, -PlayerListening.endOfTrackWindow),
+              Double(position) / rate <= Double(longest)
         else { return nil }
         return max(Clock.add(now, -Clock.microseconds(Double(position) / rate)), min(followingSince, now))
     }
