@@ -45,15 +45,10 @@ public final class BrokerController: @unchecked Sendable {
     /// The member name of the signal announcing a recorded asset, checked once.
     private static let mediaAdded: MemberName = "MediaAdded"
 
-    /// Records waiting for the store to take them again, oldest first; never more than
-    /// ``maximumPending``. A timer runs only while this is not empty.
-    private var pending: [PendingRecord] = []
+    /// Records waiting for the store to take them again (see ``RetryQueue``); a timer runs only
+    /// while one waits.
+    private var pending = RetryQueue<PendingRecord>()
     private var retryTimer: TimerToken?
-    private var retryDelay = BrokerController.firstRetryDelay
-    /// How many records may wait in memory (each is one asset: a few KiB at the most).
-    static let maximumPending = 1000
-    static let firstRetryDelay: Duration = .seconds(1)
-    static let longestRetryDelay: Duration = .seconds(60)
 
     /// Stores a finished listen (removing its open record in the same transaction when `openKey`
     /// is given) and announces it with `MediaAdded` once it is on disk. A second delivery of the
@@ -86,9 +81,8 @@ public final class BrokerController: @unchecked Sendable {
                                                 member: Self.mediaAdded, body: AssetAnnouncement(asset: stored)))
                         scheduleRetention(forAssetStarted: record.asset.started)
                     }
-                    if retryDelay != Self.firstRetryDelay {
-                        retryDelay = Self.firstRetryDelay
-                        log.info("the history can be written again\(pending.isEmpty ? "" : "; \(pending.count) assets still waiting")")
+                    if pending.stored() {
+                        log.info("the history can be written again\(pending.waiting.isEmpty ? "" : "; \(pending.waiting.count) assets still waiting")")
                     }
                 case .failure(let error) where error.isTransient:
                     keep(record, after: error)
@@ -108,21 +102,18 @@ public final class BrokerController: @unchecked Sendable {
 
     /// Holds a record the store refused for now, and makes sure a retry is scheduled.
     private func keep(_ record: PendingRecord, after error: StoreError) {
-        guard pending.count < Self.maximumPending else {
-            log.error("could not record \"\(record.asset.title)\" from \(record.asset.appID): \(error); \(pending.count) assets already wait in memory, so this one is dropped")
+        switch pending.refused(record) {
+        case .dropped:
+            log.error("could not record \"\(record.asset.title)\" from \(record.asset.appID): \(error); \(pending.waiting.count) assets already wait in memory, so this one is dropped")
             record.completion?(.failure(error))
-            return
-        }
-        pending.append(record)
-        guard retryTimer == nil else { return }
-        let delay = retryDelay
-        retryDelay = min(retryDelay * 2, Self.longestRetryDelay)
-        log.warning("cannot write the history (\(error)); \(pending.count) assets kept in memory, retrying in \(delay.components.seconds) s")
-        retryTimer = connection.schedule(after: delay) { [self] in
-            retryTimer = nil
-            let waiting = pending
-            pending.removeAll()
-            waiting.forEach(attempt)
+        case .kept:
+            break
+        case .keptArmTimer(let delay):
+            log.warning("cannot write the history (\(error)); \(pending.waiting.count) assets kept in memory, retrying in \(delay.components.seconds) s")
+            retryTimer = connection.schedule(after: delay) { [self] in
+                retryTimer = nil
+                pending.takeForRetry().forEach(attempt)
+            }
         }
     }
 
@@ -131,10 +122,10 @@ public final class BrokerController: @unchecked Sendable {
     func stop() {
         retryTimer?.cancel()
         retryTimer = nil
-        guard !pending.isEmpty else { return }
-        log.error("stopping with \(pending.count) assets that could not be written (\(pending.filter { $0.openKey != nil }.count) of them listens whose checkpoints the next start finishes)")
-        for record in pending { record.completion?(.failure(.closed)) }
-        pending.removeAll()
+        let lost = pending.takeAll()
+        guard !lost.isEmpty else { return }
+        log.error("stopping with \(lost.count) assets that could not be written (\(lost.filter { $0.openKey != nil }.count) of them listens whose checkpoints the next start finishes)")
+        for record in lost { record.completion?(.failure(.closed)) }
     }
 
     // MARK: Settings
