@@ -447,14 +447,22 @@ public final class PlayerTracker: @unchecked Sendable {
     /// is not a dictionary is an empty one.
     private func getAll(_ interface: InterfaceName, of player: Player,
                         _ body: @escaping @Sendable (Result<[String: DBusValue], BusError>) -> Void) {
+        callProperties("GetAll", [.string(interface.rawValue)], of: player) { result in
+            body(result.map { (try? $0.first?.vardict()) ?? [:] })
+        }
+    }
+
+    /// Calls `member` of the Properties interface on the player's object; `body` runs only while
+    /// the player is still followed (it may have left while the broker waited).
+    private func callProperties(_ member: MemberName, _ arguments: [DBusValue], of player: Player,
+                                _ body: @escaping @Sendable (Result<[DBusValue], BusError>) -> Void) {
         guard let destination = try? BusName(player.uniqueName) else { return }
-        let call = MethodCall(destination: destination, path: Self.mprisPath, interface: .properties, member: "GetAll",
-                              arguments: [.string(interface.rawValue)], allowsAutoStart: false)
+        let call = MethodCall(destination: destination, path: Self.mprisPath, interface: .properties, member: member,
+                              arguments: arguments, allowsAutoStart: false)
         connection.call(call, timeout: .seconds(5)) { [self] result in
-            // The player may have left while we waited.
             guard players[player.uniqueName] === player else { return }
             forgetLastSignal(of: player)
-            body(result.map { (try? $0.arguments.first?.vardict()) ?? [:] })
+            body(result.map(\.arguments))
         }
     }
 
@@ -463,7 +471,7 @@ public final class PlayerTracker: @unchecked Sendable {
     /// met already playing began where it says) and after Paused (Paused at the end is the end).
     /// Returns whether `Metadata` named a new track — not a repeat, and not the same track told
     /// again with a field filled in or revised (Chromium's growing `mpris:length` when a server
-    /// has no range requests: ~650 signals in 17 s, each of which would otherwise be read again).
+    /// has no range requests, each of which would otherwise start a read).
     @discardableResult
     private func apply(_ properties: PlayerProperties, to player: Player) -> Bool {
         var newTrack = false
@@ -507,13 +515,10 @@ public final class PlayerTracker: @unchecked Sendable {
 
     /// Reads `Position` (it never signals).
     private func readPosition(of player: Player) {
-        guard let destination = try? BusName(player.uniqueName) else { return }
-        let call = MethodCall(destination: destination, path: Self.mprisPath, interface: .properties, member: "Get",
-                              arguments: [.string(Self.playerInterface.rawValue), .string(PlayerProperties.positionName)],
-                              allowsAutoStart: false)
-        connection.call(call, timeout: .seconds(5)) { [self] result in
-            guard players[player.uniqueName] === player, case .success(let reply) = result,
-                  let value = reply.arguments.first, let position = TrackMetadata.microseconds(value) else { return }
+        let arguments: [DBusValue] = [.string(Self.playerInterface.rawValue), .string(PlayerProperties.positionName)]
+        callProperties("Get", arguments, of: player) { [self] result in
+            guard case .success(let values) = result, let value = values.first, let position = TrackMetadata.microseconds(value)
+            else { return }
             handle(.position(position), for: player)
         }
     }
