@@ -57,13 +57,13 @@ public struct Log: Sendable {
         return path == "/run/systemd/journal/stdout"
     }
 
-    public func error(_ message: @autoclosure () -> String) { write(.error, message) }
-    public func warning(_ message: @autoclosure () -> String) { write(.warning, message) }
-    public func notice(_ message: @autoclosure () -> String) { write(.notice, message) }
-    public func info(_ message: @autoclosure () -> String) { write(.info, message) }
-    public func debug(_ message: @autoclosure () -> String) { write(.debug, message) }
+    public func error(_ message: @autoclosure () -> String) { write(.error, message()) }
+    public func warning(_ message: @autoclosure () -> String) { write(.warning, message()) }
+    public func notice(_ message: @autoclosure () -> String) { write(.notice, message()) }
+    public func info(_ message: @autoclosure () -> String) { write(.info, message()) }
+    public func debug(_ message: @autoclosure () -> String) { write(.debug, message()) }
 
-    private func write(_ level: Level, _ message: () -> String) {
+    func write(_ level: Level, _ message: @autoclosure () -> String) {
         guard level <= threshold else { return }
         // One line per event: a newline inside a message would split it in the journal.
         let text = message().split(whereSeparator: \.isNewline).joined(separator: " ")
