@@ -17,4 +17,10 @@ public enum BrokerContract {
 extension ErrorName {
     /// Media recording is switched off.
     public static let mediaDisabled: ErrorName = "org.mediabroker.MediaBroker1.Error.MediaDisabled"
+    /// `OptOut`/`OptIn` from a connection that owns no `org.mpris.MediaPlayer2.*` name.
+    public static let notAPlayer: ErrorName = "org.mediabroker.MediaBroker1.Error.NotAPlayer"
+    /// `OptIn` against the user's own opt-out.
+    public static let optedOutByUser: ErrorName = "org.mediabroker.MediaBroker1.Error.OptedOutByUser"
+    /// `Donate` from an app that is opted out.
+    public static let appOptedOut: ErrorName = "org.mediabroker.MediaBroker1.Error.AppOptedOut"
 }

@@ -1,7 +1,10 @@
 public import SwiftDBus
 
-/// The broker's decisions, behind its D-Bus object: the person's settings, recording assets and
-/// announcing them, purge and retention, donations and opt-outs.
+/// Carries out the broker's decisions behind its D-Bus object — the person's settings, recording
+/// assets and announcing them, purge and retention, donations and opt-outs — against the bus and
+/// the store. The decisions are pure types tested on their own: ``SettingsChange``,
+/// ``OptOutRequest``, ``RecordingQueue``, ``RetentionSchedule``, ``AppsList``, and the filters
+/// and donation readers (``RecentQuery/allowed(by:)``, ``MediaAsset/init(donation:now:rule:settings:)``).
 ///
 /// Lives on the connection's thread: every method here is called from a method handler, a
 /// property accessor, a store completion handed back with `loop.execute`, or a timer.
@@ -15,10 +18,8 @@ public final class BrokerController: @unchecked Sendable {
     let resolver: AppResolver
     private(set) var settings: PrivacySettings
     weak var tracker: PlayerTracker?
+    private var retention = RetentionSchedule()
     private var retentionTimer: TimerToken?
-    private var retentionDue: Microseconds?
-    /// Retention runs at most this often.
-    static let retentionInterval: Microseconds = 3_600_000_000
 
     public init(connection: BusConnection, store: HistoryStore, settings: PrivacySettings, rule: ListenRule,
                 resolver: AppResolver, log: Log) {
@@ -34,20 +35,11 @@ public final class BrokerController: @unchecked Sendable {
 
     // MARK: Recording
 
-    /// A record the store could not take for a reason that may pass (disk full, read-only,
-    /// I/O error, locked): kept in memory and retried.
-    private struct PendingRecord {
-        var asset: MediaAsset
-        var openKey: String?
-        var completion: (@Sendable (Result<InsertOutcome, StoreError>) -> Void)?
-    }
-
     /// The member name of the signal announcing a recorded asset, checked once.
     private static let mediaAdded: MemberName = "MediaAdded"
 
-    /// Records waiting for the store to take them again (see ``RetryQueue``); a timer runs only
-    /// while one waits.
-    private var pending = RetryQueue<PendingRecord>()
+    /// Records on their way to the store, and those waiting for it to take them again.
+    private var recording = RecordingQueue()
     private var retryTimer: TimerToken?
 
     /// Stores a finished listen (removing its open record in the same transaction when `openKey`
@@ -56,8 +48,7 @@ public final class BrokerController: @unchecked Sendable {
     ///
     /// When the store fails for a reason that may pass (``StoreError/isTransient``: a full or
     /// read-only disk), the asset is kept in memory and retried with a growing delay, and
-    /// `completion` runs only once it is stored — a `Donate` caller gets its id only for an asset
-    /// on disk. Any other failure is logged and handed to `completion` at once.
+    /// `completion` runs only once it is stored (see ``RecordingQueue``).
     func record(_ asset: MediaAsset, openKey: String?, completion: (@Sendable (Result<InsertOutcome, StoreError>) -> Void)? = nil) {
         guard let bounded = asset.bounded else {
             log.warning("not recording a listen from an app whose id is empty or longer than \(BrokerContract.maximumAppIDLength) bytes")
@@ -65,66 +56,50 @@ public final class BrokerController: @unchecked Sendable {
             completion?(.failure(.sqlite(SQLiteError(code: .constraint, message: "the app id is empty or too long"))))
             return
         }
-        attempt(PendingRecord(asset: bounded, openKey: openKey, completion: completion))
+        attempt(RecordingQueue.Record(asset: bounded, openKey: openKey, completion: completion))
     }
 
-    private func attempt(_ record: PendingRecord) {
-        let finish: @Sendable (Result<InsertOutcome, StoreError>) -> Void = { [self] result in
+    private func attempt(_ record: RecordingQueue.Record) {
+        let answered: @Sendable (Result<InsertOutcome, StoreError>) -> Void = { [self] result in
             connection.loop.execute { [self] in
-                switch result {
-                case .success(let outcome):
-                    if outcome.wasNew {
-                        var stored = record.asset
-                        stored.id = outcome.id
-                        log.debug("recorded \"\(record.asset.title)\" from \(record.asset.appID)")
-                        announce(SignalEmission(path: BrokerContract.objectPath, interface: BrokerContract.interface,
-                                                member: Self.mediaAdded, body: AssetAnnouncement(asset: stored)))
-                        scheduleRetention(forAssetStarted: record.asset.started)
-                    }
-                    if pending.stored() {
-                        log.info("the history can be written again\(pending.waiting.isEmpty ? "" : "; \(pending.waiting.count) assets still waiting")")
-                    }
-                case .failure(let error) where error.isTransient:
-                    keep(record, after: error)
-                    return
-                case .failure(let error):
-                    log.error("could not record a listen from \(record.asset.appID): \(error)")
-                }
-                record.completion?(result)
+                for step in recording.answered(result, for: record) { carryOut(step, for: record, result) }
             }
         }
         if let openKey = record.openKey {
-            store.finishOpenListen(key: openKey, asset: record.asset, completion: finish)
+            store.finishOpenListen(key: openKey, asset: record.asset, completion: answered)
         } else {
-            store.insert(record.asset, completion: finish)
+            store.insert(record.asset, completion: answered)
         }
     }
 
-    /// Holds a record the store refused for now, and makes sure a retry is scheduled.
-    private func keep(_ record: PendingRecord, after error: StoreError) {
-        switch pending.refused(record) {
-        case .dropped:
-            log.error("could not record \"\(record.asset.title)\" from \(record.asset.appID): \(error); \(pending.waiting.count) assets already wait in memory, so this one is dropped")
-            record.completion?(.failure(error))
-        case .kept:
-            break
-        case .keptArmTimer(let delay):
-            log.warning("cannot write the history (\(error)); \(pending.waiting.count) assets kept in memory, retrying in \(delay.components.seconds) s")
+    private func carryOut(_ step: RecordingQueue.Step, for record: RecordingQueue.Record, _ result: Result<InsertOutcome, StoreError>) {
+        switch step {
+        case .announce(let stored):
+            log.debug("recorded \"\(stored.title)\" from \(stored.appID)")
+            announce(SignalEmission(path: BrokerContract.objectPath, interface: BrokerContract.interface,
+                                    member: Self.mediaAdded, body: AssetAnnouncement(asset: stored)))
+            if let due = retention.stored(started: stored.started, window: settings.retentionWindow, now: Self.now()) {
+                armRetention(at: due)
+            }
+        case .armRetry(let delay):
             retryTimer = connection.schedule(after: delay) { [self] in
                 retryTimer = nil
-                pending.takeForRetry().forEach(attempt)
+                recording.takeForRetry().forEach(attempt)
             }
+        case .log(let level, let line):
+            log.write(level, line)
+        case .complete:
+            record.completion?(result)
         }
     }
 
-    /// What could not be written by the time the broker stops is lost from memory; a listen's
-    /// checkpoint is still on disk and is finished by the next start. Call on the connection's thread.
+    /// What could not be written by the time the broker stops is lost from memory. Call on the
+    /// connection's thread.
     func stop() {
         retryTimer?.cancel()
         retryTimer = nil
-        let lost = pending.takeAll()
-        guard !lost.isEmpty else { return }
-        log.error("stopping with \(lost.count) assets that could not be written (\(lost.filter { $0.openKey != nil }.count) of them listens whose checkpoints the next start finishes)")
+        let (lost, line) = recording.stop()
+        if let line { log.error(line) }
         for record in lost { record.completion?(.failure(.closed)) }
     }
 
@@ -133,17 +108,16 @@ public final class BrokerController: @unchecked Sendable {
     /// Applies new settings at once (nothing is recorded from the moment they change), then
     /// makes them durable and answers `done` when they are on disk.
     func change(_ update: (inout PrivacySettings) -> Void, done: @escaping @Sendable (BusError?) -> Void) {
-        let before = settings
-        update(&settings)
-        guard settings != before else { return done(nil) }
+        var after = settings
+        update(&after)
+        let change = SettingsChange(before: settings, after: after)
+        guard change.isChange else { return done(nil) }
+        settings = after
         tracker?.privacyChanged(settings)
-        var changed: [MemberName] = []
-        if settings.mediaEnabled != before.mediaEnabled { changed.append("MediaEnabled") }
-        if settings.optOuts.keys.sorted() != before.optOuts.keys.sorted() { changed.append("OptedOutApps") }
-        if settings.retentionDays != before.retentionDays { changed.append("RetentionDays") }
-        connection.emitPropertiesChanged(path: BrokerContract.objectPath, interface: BrokerContract.interface, names: changed)
-        if settings.retentionDays != before.retentionDays { enforceRetention() }
-        log.info("settings changed: media \(settings.mediaEnabled ? "on" : "off"), retention \(settings.retentionDays) days, \(settings.optOuts.count) apps opted out")
+        connection.emitPropertiesChanged(path: BrokerContract.objectPath, interface: BrokerContract.interface,
+                                         names: change.changedProperties)
+        if change.rerunsRetention { enforceRetention() }
+        log.info(change.logLine)
         store.setSetting(PrivacySettings.storeKey, settings.encoded) { [log] result in
             if case .failure(let error) = result {
                 log.error("could not save the settings: \(error)")
@@ -170,40 +144,28 @@ public final class BrokerController: @unchecked Sendable {
 
     func setAppOptedOut(_ call: MethodInvocation) {
         guard case .string(let appID) = call.arguments[0], case .boolean(let optedOut) = call.arguments[1] else { return }
-        guard !appID.isEmpty, appID.utf8.count <= BrokerContract.maximumAppIDLength else {
-            return call.fail(.invalidArgs("'app_id' must be a non-empty string of at most \(BrokerContract.maximumAppIDLength) bytes"))
-        }
-        // The person decides: opting in clears the opt-out whoever made it.
-        change({ $0.optOuts[appID] = optedOut ? .user : nil }) { error in
-            if let error { call.fail(error) } else { call.reply() }
-        }
+        decide(OptOutRequest.byPerson(appID: appID, optedOut: optedOut), for: appID, call)
     }
 
     /// `OptOut`/`OptIn` from a player about itself: the app is the one the caller's MPRIS name
     /// resolves to, never a name the caller chooses.
     func playerOpt(_ call: MethodInvocation, out: Bool) {
-        guard let sender = call.sender, let appID = tracker?.appID(ofPlayer: sender) else {
-            return call.fail(BusError(.notAPlayer, "only a connection that owns an org.mpris.MediaPlayer2.* name can opt itself \(out ? "out" : "in")"))
-        }
-        if out {
-            guard settings.optOuts[appID] == nil else { return call.reply() }
-            change({ $0.optOuts[appID] = .app }) { error in if let error { call.fail(error) } else { call.reply() } }
-        } else {
-            switch settings.optOuts[appID] {
-            case .user?:
-                call.fail(BusError(.optedOutByUser, "\(appID) was opted out by the user; only the user can opt it back in"))
-            case .app?:
-                change({ $0.optOuts[appID] = nil }) { error in if let error { call.fail(error) } else { call.reply() } }
-            case nil:
-                call.reply()
-            }
+        let appID = call.sender.flatMap { tracker?.appID(ofPlayer: $0) }
+        decide(OptOutRequest.byPlayer(appID: appID, out: out, settings: settings), for: appID ?? "", call)
+    }
+
+    private func decide(_ decision: OptOutRequest.Decision, for appID: String, _ call: MethodInvocation) {
+        switch decision {
+        case .unchanged: call.reply()
+        case .refused(let error): call.fail(error)
+        case .set(let source): change({ $0.optOuts[appID] = source }) { error in if let error { call.fail(error) } else { call.reply() } }
         }
     }
 
     // MARK: Queries
 
     func recentMedia(_ call: MethodInvocation) {
-        var query: RecentQuery
+        let query: RecentQuery
         do throws(BusError) {
             guard let filter = try? call.arguments[0].vardict() else { throw .invalidArgs("the filter must be a{sv}") }
             query = try RecentQuery(filter: filter)
@@ -211,14 +173,12 @@ public final class BrokerController: @unchecked Sendable {
             return call.fail(error)
         }
         // With Media off journaling apps get nothing; opted-out apps are never returned.
-        guard settings.mediaEnabled else { return call.reply([.array(element: .vardict, [])]) }
-        query.excludingApps = Set(settings.optOuts.keys)
-        if let app = query.appID, settings.optOuts[app] != nil { return call.reply([.array(element: .vardict, [])]) }
+        guard let query = query.allowed(by: settings) else { return call.reply([.array(element: .vardict, [])]) }
         guard let reader else { return recentFromStore(query, call) }
         reader.recent(query) { [self, query] result in
             switch result {
             case .success(let assets?): call.reply(AssetPage(assets: assets))
-            case .success(nil): call.fail(Self.unknownCursor(query.beforeID ?? 0))
+            case .success(nil): call.fail(BusError.unknownCursor(query.beforeID ?? 0))
             case .failure(let error):
                 log.debug("RecentMedia goes to the store thread: \(error)")
                 recentFromStore(query, call)
@@ -233,23 +193,18 @@ public final class BrokerController: @unchecked Sendable {
             case .success(let assets):
                 call.reply(AssetPage(assets: assets))
             case .failure(.unknownCursor(let id)):
-                call.fail(Self.unknownCursor(id))
+                call.fail(BusError.unknownCursor(id))
             case .failure(let error):
                 call.fail(.failed("the history could not be read: \(error)"))
             }
         }
     }
 
-    private static func unknownCursor(_ id: Int64) -> BusError {
-        .invalidArgs("'before_id' \(id) names no asset in the history")
-    }
-
     /// The history's reader (see ``HistoryReader``); `nil` for a store in memory.
     private lazy var reader: HistoryReader? = store.path.map(HistoryReader.init(path:))
 
     func nowPlaying() -> [MediaAsset] {
-        guard settings.mediaEnabled else { return [] }
-        return (tracker?.nowPlaying() ?? []).filter { settings.allows($0.appID) }.compactMap(\.bounded)
+        settings.shown(tracker?.nowPlaying() ?? [])
     }
 
     func apps(_ call: MethodInvocation) {
@@ -261,33 +216,9 @@ public final class BrokerController: @unchecked Sendable {
             guard case .success(let summaries) = result else {
                 return call.fail(.failed("the history could not be read"))
             }
-            var byID: [String: [String: DBusValue]] = [:]
-            func entry(_ id: String) -> [String: DBusValue] {
-                byID[id] ?? ["app_id": .string(id), "listens": .uint32(0), "opted_out": .boolean(false)]
-            }
-            for summary in summaries {
-                var fields = entry(summary.appID)
-                if let name = summary.appName { fields["app_name"] = .string(name) }
-                if let icon = summary.appIcon { fields["app_icon"] = .string(icon) }
-                fields["listens"] = .uint32(UInt32(clamping: summary.listens))
-                fields["last_seen"] = .int64(summary.lastSeen)
-                byID[summary.appID] = fields
-            }
-            for player in live where player.appID.utf8.count <= BrokerContract.maximumAppIDLength { byID[player.appID] = entry(player.appID) }
-            for (app, source) in settings.optOuts {
-                var fields = entry(app)
-                fields["opted_out"] = .boolean(true)
-                fields["opted_out_by"] = .string(source.rawValue)
-                byID[app] = fields
-            }
-            // The app's current name and icon where its desktop file tells; else what was stored.
-            for (id, var fields) in byID {
-                let identity = resolver.identity(forAppID: id)
-                if let name = identity.appName { fields["app_name"] = .string(name) }
-                if let icon = identity.appIcon { fields["app_icon"] = .string(icon) }
-                byID[id] = fields
-            }
-            call.reply([.array(element: .vardict, byID.keys.sorted().compactMap { byID[$0].map(DBusValue.vardict) })])
+            let entries = AppsList.entries(history: summaries, playing: live, optOuts: settings.optOuts,
+                                           identity: { resolver.identity(forAppID: $0) })
+            call.reply([.array(element: .vardict, entries)])
         }
     }
 
@@ -297,21 +228,9 @@ public final class BrokerController: @unchecked Sendable {
         let asset: MediaAsset
         do throws(BusError) {
             guard let fields = try? call.arguments[0].vardict() else { throw .invalidArgs("the media must be a{sv}") }
-            let now = Self.now()
-            asset = try MediaAsset(donation: fields, now: now)
-            if fields["listened"] != nil, !rule.qualifies(listened: asset.listened, length: asset.length) {
-                throw .invalidArgs("'listened' is too short to count as a listen")
-            }
-            // Stored, it would be announced and then deleted by the next retention pass.
-            if settings.hasExpired(started: asset.started, now: now) {
-                throw .invalidArgs("'started' is more than \(settings.retentionDays) days ago, older than the history is kept (RetentionDays)")
-            }
+            asset = try MediaAsset(donation: fields, now: Self.now(), rule: rule, settings: settings)
         } catch {
             return call.fail(error)
-        }
-        guard settings.mediaEnabled else { return call.fail(BusError(.mediaDisabled, "media recording is switched off")) }
-        guard settings.allows(asset.appID) else {
-            return call.fail(BusError(.appOptedOut, "\(asset.appID) is opted out; nothing of it is recorded"))
         }
         record(asset, openKey: nil) { result in
             switch result {
@@ -353,68 +272,26 @@ public final class BrokerController: @unchecked Sendable {
         do { try connection.emit(signal) } catch { log.warning("could not send \(signal.member): \(error)") }
     }
 
-    /// Deletes what is older than the retention allows, then sleeps until the oldest remaining
-    /// asset expires — but at least an hour. With nothing to expire no timer runs.
+    /// Deletes what is older than the retention allows, then sleeps as ``RetentionSchedule`` says.
     func enforceRetention() {
         retentionTimer?.cancel()
         retentionTimer = nil
-        retentionDue = nil
+        retention.running()
         guard let window = settings.retentionWindow else { return }
         let ranAt = Self.now()
         store.expire(olderThan: ranAt - window, onBatch: { [self] ids in announceRemoved(ids) }) { [self] result in
             if case .success(let count) = result, count > 0 { log.info("retention removed \(count) assets older than \(settings.retentionDays) days") }
             store.oldestStarted { [self] oldest in
                 connection.loop.execute { [self] in
-                    guard case .success(let oldest?) = oldest else { return }
-                    arm(at: max(ranAt + Self.retentionInterval, oldest + window))
+                    guard case .success(let oldest) = oldest, let due = retention.ran(at: ranAt, oldest: oldest, window: window) else { return }
+                    armRetention(at: due)
                 }
             }
         }
     }
 
-    private func scheduleRetention(forAssetStarted started: Microseconds) {
-        guard let window = settings.retentionWindow, retentionDue == nil else { return }
-        arm(at: max(Self.now() + Self.retentionInterval, started + window))
-    }
-
-    private func arm(at due: Microseconds) {
+    private func armRetention(at due: Microseconds) {
         retentionTimer?.cancel()
-        retentionDue = due
-        let delay = max(0, due - Self.now())
-        retentionTimer = connection.schedule(after: .microseconds(delay)) { [self] in enforceRetention() }
+        retentionTimer = connection.schedule(after: .microseconds(max(0, due - Self.now()))) { [self] in enforceRetention() }
     }
-}
-
-extension PurgeScope {
-    /// Reads `Purge`'s filter: `app_id` s, `since`/`until` x (either or both), or `all` b true.
-    /// Exactly one kind of scope; an empty filter is InvalidArgs.
-    init(filter: [String: DBusValue]) throws(BusError) {
-        if let unknown = filter.keys.sorted().first(where: { !["app_id", "since", "until", "all"].contains($0) }) {
-            throw .invalidArgs("unknown filter key '\(unknown.prefix(64))' (known: app_id, since, until, all)")
-        }
-        let hasRange = filter["since"] != nil || filter["until"] != nil
-        let kinds = [filter["app_id"] != nil, hasRange, filter["all"] != nil].filter { $0 }.count
-        guard kinds == 1 else { throw .invalidArgs("give exactly one of 'app_id', a 'since'/'until' range, or 'all'") }
-        if let value = filter["app_id"] {
-            guard let app = try? value.string(), !app.isEmpty else { throw .invalidArgs("'app_id' must be a non-empty string") }
-            self = .app(app)
-        } else if let value = filter["all"] {
-            guard case .boolean(true) = value.unwrapped else { throw .invalidArgs("'all' must be the boolean true") }
-            self = .all
-        } else {
-            let since = try filter["since"].map { value throws(BusError) in try RecentQuery.instant(value, "since") }
-            let until = try filter["until"].map { value throws(BusError) in try RecentQuery.instant(value, "until") }
-            if let since, let until, since > until { throw .invalidArgs("'since' must not be after 'until'") }
-            self = .range(since: since, until: until)
-        }
-    }
-}
-
-extension ErrorName {
-    /// `OptOut`/`OptIn` from a connection that owns no `org.mpris.MediaPlayer2.*` name.
-    public static let notAPlayer: ErrorName = "org.mediabroker.MediaBroker1.Error.NotAPlayer"
-    /// `OptIn` against the user's own opt-out.
-    public static let optedOutByUser: ErrorName = "org.mediabroker.MediaBroker1.Error.OptedOutByUser"
-    /// `Donate` from an app that is opted out.
-    public static let appOptedOut: ErrorName = "org.mediabroker.MediaBroker1.Error.AppOptedOut"
 }

@@ -68,3 +68,20 @@ extension MediaAsset {
                   length: length, kind: kind, source: .donation)
     }
 }
+
+extension MediaAsset {
+    /// `Donate` as the rule and the person's settings allow it: a `listened` too short to count,
+    /// a `started` older than the history is kept (it would be announced, then deleted by the next
+    /// retention pass), Media switched off or the app opted out are each refused with a clear error.
+    init(donation fields: [String: DBusValue], now: Microseconds, rule: ListenRule, settings: PrivacySettings) throws(BusError) {
+        try self.init(donation: fields, now: now)
+        if fields["listened"] != nil, !rule.qualifies(listened: listened, length: length) {
+            throw .invalidArgs("'listened' is too short to count as a listen")
+        }
+        if settings.hasExpired(started: started, now: now) {
+            throw .invalidArgs("'started' is more than \(settings.retentionDays) days ago, older than the history is kept (RetentionDays)")
+        }
+        guard settings.mediaEnabled else { throw BusError(.mediaDisabled, "media recording is switched off") }
+        guard settings.allows(appID) else { throw BusError(.appOptedOut, "\(appID) is opted out; nothing of it is recorded") }
+    }
+}

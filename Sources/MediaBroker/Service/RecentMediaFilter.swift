@@ -43,4 +43,21 @@ extension RecentQuery {
         }
         return micros
     }
+
+    /// The query as the person's settings allow it: opted-out apps are never returned; `nil` when
+    /// nothing may be (Media is off, or the app asked for is opted out).
+    func allowed(by settings: PrivacySettings) -> RecentQuery? {
+        guard settings.mediaEnabled else { return nil }
+        if let appID, settings.optOuts[appID] != nil { return nil }
+        var allowed = self
+        allowed.excludingApps = Set(settings.optOuts.keys)
+        return allowed
+    }
+}
+
+extension BusError {
+    /// `before_id` names an asset the history does not hold (any more).
+    static func unknownCursor(_ id: Int64) -> BusError {
+        .invalidArgs("'before_id' \(id) names no asset in the history")
+    }
 }

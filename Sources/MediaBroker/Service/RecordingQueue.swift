@@ -1,0 +1,68 @@
+/// What becomes of an asset once the store answered: announced when it is new, kept and tried
+/// again when the disk refuses it for now (``RetryQueue``), reported otherwise. Pure: it returns
+/// the steps; the caller sends, arms and completes.
+struct RecordingQueue {
+    /// An asset on its way to the store, and who waits for it (a `Donate` caller gets its id only
+    /// for an asset on disk).
+    struct Record {
+        var asset: MediaAsset
+        /// The record of the listen in progress it finishes, removed in the same transaction.
+        var openKey: String?
+        var completion: (@Sendable (Result<InsertOutcome, StoreError>) -> Void)?
+    }
+
+    enum Step: Equatable {
+        /// Announce the stored asset (it has its id) with `MediaAdded`.
+        case announce(MediaAsset)
+        /// Arm the one retry timer; when it fires, ``takeForRetry()``.
+        case armRetry(after: Duration)
+        case log(Log.Level, String)
+        /// Hand the store's answer to the record's completion.
+        case complete
+    }
+
+    private(set) var retry = RetryQueue<Record>()
+
+    /// The store answered `result` for `record`.
+    mutating func answered(_ result: Result<InsertOutcome, StoreError>, for record: Record) -> [Step] {
+        var steps: [Step] = []
+        switch result {
+        case .success(let outcome):
+            if outcome.wasNew {
+                var stored = record.asset
+                stored.id = outcome.id
+                steps.append(.announce(stored))
+            }
+            if retry.stored() {
+                let waiting = retry.waiting.count
+                steps.append(.log(.info, "the history can be written again\(waiting == 0 ? "" : "; \(waiting) assets still waiting")"))
+            }
+        case .failure(let error) where error.isTransient:
+            switch retry.refused(record) {
+            case .dropped:
+                steps.append(.log(.error, "could not record \"\(record.asset.title)\" from \(record.asset.appID): \(error); \(retry.waiting.count) assets already wait in memory, so this one is dropped"))
+            case .kept:
+                return []
+            case .keptArmTimer(let delay):
+                return [.log(.warning, "cannot write the history (\(error)); \(retry.waiting.count) assets kept in memory, retrying in \(delay.components.seconds) s"),
+                        .armRetry(after: delay)]
+            }
+        case .failure(let error):
+            steps.append(.log(.error, "could not record a listen from \(record.asset.appID): \(error)"))
+        }
+        steps.append(.complete)
+        return steps
+    }
+
+    /// The retry timer fired: the records to try again.
+    mutating func takeForRetry() -> [Record] { retry.takeForRetry() }
+
+    /// The broker stops: what could not be written is lost from memory (a listen's checkpoint is
+    /// still on disk and is finished by the next start); the line saying so, if any.
+    mutating func stop() -> (lost: [Record], log: String?) {
+        let lost = retry.takeAll()
+        guard !lost.isEmpty else { return ([], nil) }
+        let listens = lost.filter { $0.openKey != nil }.count
+        return (lost, "stopping with \(lost.count) assets that could not be written (\(listens) of them listens whose checkpoints the next start finishes)")
+    }
+}
