@@ -1,0 +1,67 @@
+/// A run of listens a person would call one sitting — "An evening with *Mezzanine*, 21:04–22:10,
+/// 9 tracks" — as `Moments` answers it. Built from a ``MomentGrouping`` run; pure.
+struct Moment: Equatable, Sendable {
+    /// The smallest asset id in the moment, in decimal: it stays while the moment grows (new
+    /// assets get larger ids) and across restarts, and it is the `before` cursor of the next page.
+    let id: String
+    /// Oldest first.
+    let assets: [MediaAsset]
+    let started: Microseconds
+    let ended: Microseconds
+    let listened: Microseconds
+    /// Artists and apps, most heard first (listened time, then first heard).
+    let artists: [String]
+    let appIDs: [String]
+    let appIcon: String?
+    let kind: MediaAsset.Kind?
+    let title: MomentTitle
+
+    init(_ run: ArraySlice<MediaAsset>, localTime: LocalTime) {
+        assets = Array(run)
+        id = String(assets.lazy.compactMap(\.id).min() ?? 0)
+        started = assets.map(\.started).min() ?? 0
+        ended = assets.map { max($0.ended, $0.started) }.max() ?? started
+        listened = assets.reduce(0) { $0 &+ max(0, $1.listened) }
+        let heard = Heard(assets)
+        artists = heard.ranked { $0.artists.first.map { [$0] } ?? [] }
+        appIDs = heard.ranked { [$0.appID] }
+        appIcon = heard.ranked { $0.appIcon.map { [$0] } ?? [] }.first
+        kind = heard.ranked { $0.kind.map { [$0.rawValue] } ?? [] }.first.map(MediaAsset.Kind.init(rawValue:))
+        title = MomentTitle(assets, heard: heard, partOfDay: PartOfDay(hour: localTime.hour(of: started)))
+    }
+}
+
+/// How much of a moment each thing was heard: an asset weighs its listened time (at least 1 µs, so
+/// a donation that says nothing still counts).
+struct Heard {
+    let assets: [MediaAsset]
+    let total: Microseconds
+
+    init(_ assets: [MediaAsset]) {
+        self.assets = assets
+        total = assets.reduce(0) { $0 &+ Self.weight($1) }
+    }
+
+    static func weight(_ asset: MediaAsset) -> Microseconds { max(1, asset.listened) }
+
+    /// The values `of` gives for the assets, most heard first; ties keep the order first heard.
+    func ranked(_ of: (MediaAsset) -> [String]) -> [String] {
+        var weights: [String: (weight: Microseconds, first: Int)] = [:]
+        for (index, asset) in assets.enumerated() {
+            for value in of(asset) {
+                let known = weights[value] ?? (0, index)
+                weights[value] = (known.weight &+ Self.weight(asset), known.first)
+            }
+        }
+        return weights.sorted { a, b in a.value.weight != b.value.weight ? a.value.weight > b.value.weight : a.value.first < b.value.first }
+            .map(\.key)
+    }
+
+    /// The one value heard for more than half of the moment, if any ("most" of it).
+    func most(_ of: (MediaAsset) -> String?) -> (value: String, assets: [MediaAsset])? {
+        var weights: [String: Microseconds] = [:]
+        for asset in assets { if let value = of(asset) { weights[value, default: 0] &+= Self.weight(asset) } }
+        guard let (value, weight) = weights.max(by: { $0.value < $1.value }), weight > total / 2 else { return nil }
+        return (value, assets.filter { of($0) == value })
+    }
+}
