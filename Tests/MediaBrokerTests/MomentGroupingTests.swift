@@ -39,12 +39,12 @@ struct MomentGroupingTests {
         #expect(Moment(moments[0], localTime: .fixed(hours: 0)).appIDs == ["vlc", "mpv", "firefox"])
     }
 
-    @Test("a run longer than the bound is split every 100 listens from its start, whatever came later")
+    @Test("a run longer than the bound is split every 13 listens from its start, whatever came later")
     func bounded() {
-        let run = (0..<250).map { Self.listen(Int64($0 + 1), at: Microseconds($0) * 4) }
+        let run = (0..<30).map { Self.listen(Int64($0 + 1), at: Microseconds($0) * 4) }
         let sizes = MomentGrouping.group(run, gap: Self.gap).map(\.count)
-        #expect(sizes == [100, 100, 50])
-        let grown = MomentGrouping.group(run + [Self.listen(251, at: 1000)], gap: Self.gap)
+        #expect(sizes == [13, 13, 4])
+        let grown = MomentGrouping.group(run + [Self.listen(31, at: 120)], gap: Self.gap)
         #expect(Self.ids(grown).prefix(2) == Self.ids(MomentGrouping.group(run, gap: Self.gap)).prefix(2))
     }
 

@@ -1,13 +1,14 @@
 /// How a listening day's assets become moments: a listen joins the moment before it when it
 /// starts no more than `gap` after the latest end so far (across apps); one more microsecond of
 /// silence begins a new moment. A moment never crosses the start of a listening day (04:00 local,
-/// ``LocalTime``) and holds at most ``maximumListens``: a longer run — a radio left on all day —
-/// is split every ``maximumListens`` listens, counted from its start, so a moment's assets and `id`
-/// do not depend on where a query begins. Pure.
+/// ``LocalTime``) and, like the suggestions Apple's journaling picker offers, holds at most
+/// ``maximumListens``: a longer run is split every ``maximumListens`` listens, counted from its
+/// start, so a moment's assets and `id` do not depend on where a query begins, and a page of
+/// moments costs the same however dense the history. Pure.
 enum MomentGrouping {
     static let defaultGap: Microseconds = 30 * 60_000_000
     static let gaps: ClosedRange<Microseconds> = 60_000_000...(6 * 3_600_000_000)
-    static let maximumListens = 100
+    static let maximumListens = 13
 
     /// `day`: one listening day's assets, oldest first (by `started`, then `id`). The moments,
     /// oldest first, each oldest asset first.

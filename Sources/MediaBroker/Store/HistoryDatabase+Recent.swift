@@ -30,7 +30,7 @@ extension SQLiteDatabase {
         }
     }
 
-    private func startedOfAsset(_ id: Int64) throws(SQLiteError) -> Microseconds? {
+    func startedOfAsset(_ id: Int64) throws(SQLiteError) -> Microseconds? {
         try cachedStatement("SELECT started FROM assets WHERE id = ?1").use { statement throws(SQLiteError) in
             try statement.bind(id, at: 1)
             return try statement.step() ? statement.int64(at: 0) : nil

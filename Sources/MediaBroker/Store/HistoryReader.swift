@@ -28,11 +28,21 @@ final class HistoryReader: @unchecked Sendable {
     /// when `query.beforeID` names no asset, or the error that kept the reader from answering (the
     /// caller may then ask the store).
     func recent(_ query: RecentQuery, completion: @escaping @Sendable (Result<[MediaAsset]?, StoreError>) -> Void) {
+        read({ connection throws(SQLiteError) in try connection.recentAssets(query) }, completion: completion)
+    }
+
+    /// Runs `query` as ``recent(_:completion:)`` does; `nil` when `query.before` names no asset.
+    func moments(_ query: MomentsQuery, localTime: LocalTime, completion: @escaping @Sendable (Result<[Moment]?, StoreError>) -> Void) {
+        read({ connection throws(SQLiteError) in try connection.moments(query, localTime: localTime) }, completion: completion)
+    }
+
+    private func read<Answer>(_ body: @escaping @Sendable (SQLiteDatabase) throws(SQLiteError) -> Answer,
+                              completion: @escaping @Sendable (Result<Answer, StoreError>) -> Void) {
         let submitted = worker.submit { [self] in
             completion(Result { () throws(StoreError) in
                 let connection = try openedConnection()
                 do throws(SQLiteError) {
-                    return try connection.recentAssets(query)
+                    return try body(connection)
                 } catch {
                     throw StoreError(error, path: path)
                 }
