@@ -16,11 +16,7 @@ extension RecentQuery {
                     throw .invalidArgs("'limit' must be an integer from 1 to \(BrokerContract.maximumLimit)")
                 }
                 self.limit = limit
-            case "app_id":
-                guard let app = try? value.string(), !app.isEmpty, app.utf8.count <= BrokerContract.maximumAppIDLength else {
-                    throw .invalidArgs("'app_id' must be a non-empty string of at most \(BrokerContract.maximumAppIDLength) bytes")
-                }
-                appID = app
+            case "app_id": appID = try Self.appID(value)
             case "before_id":
                 guard let id = try? value.integer(as: Int64.self), id > 0 else {
                     throw .invalidArgs("'before_id' must be the positive id of an asset")
@@ -44,9 +40,25 @@ extension RecentQuery {
         return micros
     }
 
-    /// The query as the person's settings allow it: opted-out apps are never returned; `nil` when
-    /// nothing may be (Media is off, or the app asked for is opted out).
-    func allowed(by settings: PrivacySettings) -> RecentQuery? {
+    /// A filter's `app_id`: a non-empty string of at most the contract's length.
+    static func appID(_ value: DBusValue) throws(BusError) -> String {
+        guard let app = try? value.string(), !app.isEmpty, app.utf8.count <= BrokerContract.maximumAppIDLength else {
+            throw .invalidArgs("'app_id' must be a non-empty string of at most \(BrokerContract.maximumAppIDLength) bytes")
+        }
+        return app
+    }
+}
+
+/// A question of the history that the person's settings restrict: `RecentMedia`, `Moments`.
+protocol HistoryQuestion {
+    var appID: String? { get }
+    var excludingApps: Set<String> { get set }
+}
+
+extension HistoryQuestion {
+    /// The question as the person's settings allow it: opted-out apps are never answered; `nil`
+    /// when nothing may be (Media is off, or the app asked for is opted out).
+    func allowed(by settings: PrivacySettings) -> Self? {
         guard settings.mediaEnabled else { return nil }
         if let appID, settings.optOuts[appID] != nil { return nil }
         var allowed = self
@@ -54,6 +66,8 @@ extension RecentQuery {
         return allowed
     }
 }
+
+extension RecentQuery: HistoryQuestion {}
 
 extension BusError {
     /// `before_id` names an asset the history does not hold (any more).
