@@ -14,6 +14,8 @@ struct Moment: Equatable, Sendable {
     let appIDs: [String]
     let appIcon: String?
     let kind: MediaAsset.Kind?
+    /// The album heard for most of it (more than half the listened time), if one was.
+    let album: String?
     let title: MomentTitle
 
     init(_ run: ArraySlice<MediaAsset>, localTime: LocalTime) {
@@ -27,6 +29,7 @@ struct Moment: Equatable, Sendable {
         appIDs = heard.ranked { [$0.appID] }
         appIcon = heard.ranked { $0.appIcon.map { [$0] } ?? [] }.first
         kind = heard.ranked { $0.kind.map { [$0.rawValue] } ?? [] }.first.map(MediaAsset.Kind.init(rawValue:))
+        album = heard.most(\.album)?.value
         title = MomentTitle(assets, heard: heard, partOfDay: PartOfDay(hour: localTime.hour(of: started)))
     }
 }

@@ -7,6 +7,10 @@ public enum BrokerContract {
     public static let objectPath: ObjectPath = "/org/mediabroker/MediaBroker1"
     public static let interface: InterfaceName = "org.mediabroker.MediaBroker1"
 
+    /// The interface's `Version` property, bumped whenever a client-visible behaviour changes
+    /// (docs/dbus-api.md lists each version).
+    public static let version: UInt32 = 2
+
     /// `RecentMedia`'s default and largest page.
     public static let defaultLimit = 50
     public static let maximumLimit = 1000

@@ -164,45 +164,6 @@ public final class BrokerController: @unchecked Sendable {
 
     // MARK: Queries
 
-    func recentMedia(_ call: MethodInvocation) {
-        let query: RecentQuery
-        do throws(BusError) {
-            guard let filter = try? call.arguments[0].vardict() else { throw .invalidArgs("the filter must be a{sv}") }
-            query = try RecentQuery(filter: filter)
-        } catch {
-            return call.fail(error)
-        }
-        // With Media off journaling apps get nothing; opted-out apps are never returned.
-        guard let query = query.allowed(by: settings) else { return call.reply([.array(element: .vardict, [])]) }
-        guard let reader else { return recentFromStore(query, call) }
-        reader.recent(query) { [self, query] result in
-            switch result {
-            case .success(let assets?): call.reply(AssetPage(assets: assets))
-            case .success(nil): call.fail(BusError.unknownCursor(query.beforeID ?? 0))
-            case .failure(let error):
-                log.debug("RecentMedia goes to the store thread: \(error)")
-                recentFromStore(query, call)
-            }
-        }
-    }
-
-    /// Answers `RecentMedia` from the store thread: for a store in memory, or when the reader cannot.
-    private func recentFromStore(_ query: RecentQuery, _ call: MethodInvocation) {
-        store.recent(query) { result in
-            switch result {
-            case .success(let assets):
-                call.reply(AssetPage(assets: assets))
-            case .failure(.unknownCursor(let id)):
-                call.fail(BusError.unknownCursor(id))
-            case .failure(let error):
-                call.fail(.failed("the history could not be read: \(error)"))
-            }
-        }
-    }
-
-    /// The history's reader (see ``HistoryReader``); `nil` for a store in memory.
-    private lazy var reader: HistoryReader? = store.path.map(HistoryReader.init(path:))
-
     func nowPlaying() -> [MediaAsset] {
         settings.shown(tracker?.nowPlaying() ?? [])
     }

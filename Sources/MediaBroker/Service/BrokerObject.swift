@@ -22,11 +22,18 @@ public struct PlayerSummary: Sendable, Hashable {
 public enum BrokerObject {
     public static func make(controller: BrokerController) -> ExportedObject {
         let assets = Argument("assets", "aa{sv}")
+        let queries = HistoryQueries(controller: controller)
         let interface = ExportedInterface(
             name: BrokerContract.interface,
             methods: [
                 ExportedMethod("RecentMedia", inputs: [Argument("filter", .vardict)], outputs: [assets]) { call in
-                    controller.recentMedia(call)
+                    queries.recentMedia(call)
+                },
+                ExportedMethod("Moments", inputs: [Argument("filter", .vardict)], outputs: [Argument("moments", "aa{sv}")]) { call in
+                    queries.moments(call)
+                },
+                ExportedMethod("MediaByID", inputs: [Argument("ids", "ax")], outputs: [assets]) { call in
+                    queries.mediaByID(call)
                 },
                 ExportedMethod("NowPlaying", outputs: [assets]) { call in
                     call.reply(AssetPage(assets: controller.nowPlaying()))
@@ -50,6 +57,7 @@ public enum BrokerObject {
                 },
             ],
             properties: [
+                ExportedProperty("Version", signature: .uint32, get: { .uint32(BrokerContract.version) }),
                 ExportedProperty("MediaEnabled", signature: .boolean, get: { .boolean(controller.settings.mediaEnabled) },
                                  setLater: { value, done in controller.setMediaEnabled(value, done: done) }),
                 ExportedProperty("OptedOutApps", signature: "as", get: { .strings(controller.settings.optedOutApps) }),

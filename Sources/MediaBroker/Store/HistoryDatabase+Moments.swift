@@ -58,3 +58,22 @@ extension SQLiteDatabase {
         return (" AND app_id NOT IN (\(placeholders(query.excludingApps.count)))", query.excludingApps.sorted().map(SQLiteValue.text))
     }
 }
+
+extension SQLiteDatabase {
+    /// The assets with these ids, in the order asked, skipping ids the history does not hold and
+    /// assets of `excludingApps`.
+    func assets(ids: [Int64], excludingApps: Set<String>) throws(SQLiteError) -> [MediaAsset] {
+        try cachedStatement("SELECT \(AssetColumns.storedList) FROM assets WHERE id = ?1").use { statement throws(SQLiteError) in
+            var decoder = AssetColumns.Decoder()
+            var found: [MediaAsset] = []
+            for id in ids {
+                statement.reset()
+                try statement.bind(id, at: 1)
+                guard try statement.step() else { continue }
+                let asset = try decoder.readStored(statement)
+                if !excludingApps.contains(asset.appID) { found.append(asset) }
+            }
+            return found
+        }
+    }
+}

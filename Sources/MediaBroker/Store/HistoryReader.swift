@@ -31,12 +31,8 @@ final class HistoryReader: @unchecked Sendable {
         read({ connection throws(SQLiteError) in try connection.recentAssets(query) }, completion: completion)
     }
 
-    /// Runs `query` as ``recent(_:completion:)`` does; `nil` when `query.before` names no asset.
-    func moments(_ query: MomentsQuery, localTime: LocalTime, completion: @escaping @Sendable (Result<[Moment]?, StoreError>) -> Void) {
-        read({ connection throws(SQLiteError) in try connection.moments(query, localTime: localTime) }, completion: completion)
-    }
-
-    private func read<Answer>(_ body: @escaping @Sendable (SQLiteDatabase) throws(SQLiteError) -> Answer,
+    /// Runs `body` with the reader's connection on the reader's thread; `completion` is called there.
+    func read<Answer>(_ body: @escaping @Sendable (SQLiteDatabase) throws(SQLiteError) -> Answer,
                               completion: @escaping @Sendable (Result<Answer, StoreError>) -> Void) {
         let submitted = worker.submit { [self] in
             completion(Result { () throws(StoreError) in
