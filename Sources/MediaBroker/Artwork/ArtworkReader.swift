@@ -1,0 +1,116 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An image secured from a player's `artUrl`: its bytes, checked, and their hash.
+struct SecuredArtwork: Sendable, Equatable {
+    let bytes: [UInt8]
+    let kind: ImageKind
+    /// SHA-256 of the bytes in hex: the file's name in the artwork folder.
+    let hash: String
+
+    /// The most bytes one image may have.
+    static let maximumBytes = 4 * 1024 * 1024
+
+    /// `bytes` when they are a PNG, JPEG or WebP image of at most ``maximumBytes``.
+    init?(bytes: [UInt8]) {
+        guard !bytes.isEmpty, bytes.count <= Self.maximumBytes, let kind = ImageKind(magic: bytes) else { return nil }
+        self.bytes = bytes
+        self.kind = kind
+        self.hash = SHA256.hex(of: bytes)
+    }
+
+    var fileName: String { "\(hash).\(kind.fileExtension)" }
+}
+
+/// Reads the art a player points at, at once — Chromium and Firefox delete their temporary art
+/// files soon after — and carefully: the file is another process's word. Runs on a worker thread,
+/// never the bus thread: even a careful open of a file can wait on a slow disk.
+enum ArtworkReader {
+    /// The image at `source`; `nil` for a remote URL (never fetched) or anything that is not a
+    /// small PNG, JPEG or WebP read without surprises.
+    static func secure(_ source: ArtworkSource) -> SecuredArtwork? {
+        switch source {
+        case .file(let path): readFile(at: path).flatMap(SecuredArtwork.init(bytes:))
+        case .data(let base64, let payload): (base64 ? Base64.decode(payload) : ArtworkSource.percentDecoded(payload).map { Array($0.utf8) })
+            .flatMap(SecuredArtwork.init(bytes:))
+        case .remote: nil
+        }
+    }
+
+    /// The bytes of a regular file of at most ``SecuredArtwork/maximumBytes``. A symbolic link is
+    /// followed only to a file in the same folder; a FIFO, a device, a directory or a larger file is
+    /// refused without reading (the open does not block: `O_NONBLOCK`).
+    static func readFile(at path: String) -> [UInt8]? {
+        guard let target = resolvedWithinFolder(path) else { return nil }
+        let fd = open(target, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size > 0,
+              info.st_size <= SecuredArtwork.maximumBytes else { return nil }
+        // One byte more than allowed is asked for, so a file that grew since `fstat` is refused.
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size) + 1)
+        var count = 0
+        while count < bytes.count {
+            let read = bytes.withUnsafeMutableBytes { buffer in
+                buffer.baseAddress.map { Glibc.read(fd, $0 + count, buffer.count - count) } ?? -1
+            }
+            if read < 0, errno == EINTR { continue }
+            guard read > 0 else { break }
+            count += read
+        }
+        guard count > 0, count <= SecuredArtwork.maximumBytes else { return nil }
+        return Array(bytes.prefix(count))
+    }
+
+    /// `path` itself, or where its symbolic link points when that is in the same folder; `nil`
+    /// for a link out of its folder or a path that does not resolve.
+    private static func resolvedWithinFolder(_ path: String) -> String? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        guard info.st_mode & S_IFMT == S_IFLNK else { return path }
+        guard let resolved = realPath(path), let folder = realPath(String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]) + "/."),
+              resolved.hasPrefix(folder + "/"), !resolved.dropFirst(folder.count + 1).contains("/") else { return nil }
+        return resolved
+    }
+
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}
+
+/// RFC 4648 base64, as `data:` URLs carry it; whitespace is skipped, anything else refused.
+enum Base64 {
+    static func decode(_ text: Substring) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count / 4 * 3)
+        var buffer: UInt32 = 0
+        var bits = 0
+        var padding = 0
+        for char in text.utf8 {
+            let value: UInt32
+            switch char {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): value = UInt32(char - UInt8(ascii: "A"))
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): value = UInt32(char - UInt8(ascii: "a") + 26)
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = UInt32(char - UInt8(ascii: "0") + 52)
+            case UInt8(ascii: "+"), UInt8(ascii: "-"): value = 62
+            case UInt8(ascii: "/"), UInt8(ascii: "_"): value = 63
+            case UInt8(ascii: "="): padding += 1; continue
+            case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"): continue
+            default: return nil
+            }
+            guard padding == 0 else { return nil }
+            buffer = buffer << 6 | value
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                bytes.append(UInt8(truncatingIfNeeded: buffer >> UInt32(bits)))
+            }
+            if bytes.count > SecuredArtwork.maximumBytes { return nil }
+        }
+        return bytes
+    }
+}
