@@ -18,7 +18,27 @@ struct HistoryStoreMigrationTests {
             try database.connection.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name")
                 .use { statement throws(SQLiteError) in try statement.rows { $0.text(at: 0) ?? "" } }
         }
-        #expect(tables == ["assets", "open_listens", "settings", "sqlite_sequence"])
+        #expect(tables == ["artwork", "assets", "open_listens", "settings", "sqlite_sequence"])
+    }
+
+    @Test func aVersionOneHistoryKeepsItsAssetsWhenArtworkArrives() async throws {
+        let folder = try TemporaryFolder()
+        let path = folder.file("history.db")
+        do {
+            let old = try SQLiteDatabase(path: path)
+            try old.execute(Schema.migrations[0].sql)
+            try old.execute("PRAGMA user_version = 1")
+            try old.execute("""
+                INSERT INTO assets(started, ended, listened, title, app_id, source) VALUES(1, 2, 1, 'Before', 'mpv', 'mpris');
+                INSERT INTO open_listens(key, started, ended, listened, title, app_id, source, checkpointed)
+                    VALUES(':1.5 1-1', 3, 4, 1, 'Open', 'mpv', 'mpris', 4);
+                """)
+        }
+        let store = try HistoryStore(path: path)
+        #expect(try await store.pragma("PRAGMA user_version") == "\(Schema.currentVersion)")
+        let kept = try await store.recent(RecentQuery())
+        #expect(kept.map(\.title) == ["Before"] && kept.first?.artwork == nil && kept.first?.artworkURL == nil)
+        #expect(try await store.openListens().map(\.asset.title) == ["Open"])
     }
 
     @Test func migratingTwiceChangesNothing() async throws {

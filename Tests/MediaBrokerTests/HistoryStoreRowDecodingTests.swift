@@ -73,7 +73,7 @@ struct HistoryStoreRowDecodingTests {
             try await store.inspect { database throws(SQLiteError) in
                 let statement = try database.connection.prepare(
                     "SELECT id, started, ended, listened, length, title, artists, album, NULL, app_name, app_icon, kind, source FROM assets")
-                var decoder = AssetColumns.Decoder()
+                var decoder = AssetColumns.Decoder(artworkFolder: nil)
                 return try statement.use { statement throws(SQLiteError) in
                     try statement.rows { row throws(SQLiteError) in try decoder.readStored(row) }
                 }

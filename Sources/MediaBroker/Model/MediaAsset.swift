@@ -37,12 +37,17 @@ public struct MediaAsset: Sendable, Hashable {
     public var length: Microseconds?
     public var kind: Kind?
     public var source: Source
+    /// The absolute path of the art kept for this listen (a copy the broker owns, named by its
+    /// content), when the player pointed at a local or `data:` image.
+    public var artwork: String?
+    /// The player's `http(s)` art URL, kept and never fetched.
+    public var artworkURL: String?
 
     public init(
         id: Int64? = nil, title: String, artists: [String] = [], album: String? = nil,
         appID: String, appName: String? = nil, appIcon: String? = nil,
         started: Microseconds, ended: Microseconds, listened: Microseconds,
-        length: Microseconds? = nil, kind: Kind? = nil, source: Source
+        length: Microseconds? = nil, kind: Kind? = nil, source: Source, artwork: String? = nil, artworkURL: String? = nil
     ) {
         self.id = id
         self.title = title
@@ -57,6 +62,8 @@ public struct MediaAsset: Sendable, Hashable {
         self.length = length
         self.kind = kind
         self.source = source
+        self.artwork = artwork
+        self.artworkURL = artworkURL
     }
 
     /// All artists joined with `", "`, as the contract's `artist` key.

@@ -9,7 +9,7 @@ enum AssetColumns {
     /// The columns in bind/read order, without `id`.
     static let names = [
         "started", "ended", "listened", "length", "title", "artists", "album",
-        "app_id", "app_name", "app_icon", "kind", "source",
+        "app_id", "app_name", "app_icon", "kind", "source", "artwork", "artwork_url",
     ]
     static let list = names.joined(separator: ", ")
     static let count = Int32(names.count)
@@ -29,6 +29,8 @@ enum AssetColumns {
         try statement.bind(nonEmpty(asset.appIcon), at: first + 9)
         try statement.bind(nonEmpty(asset.kind?.rawValue), at: first + 10)
         try statement.bind(asset.source.rawValue, at: first + 11)
+        try statement.bind(asset.artwork.flatMap(ArtworkFolder.fileName(of:)), at: first + 12)
+        try statement.bind(nonEmpty(asset.artworkURL), at: first + 13)
     }
 
     /// `SELECT` list for a stored asset: `id` then the asset columns, as `Decoder.readStored` expects.
@@ -45,6 +47,12 @@ enum AssetColumns {
         private var appIcon = RepeatedText()
         private var kind = RepeatedText()
         private var source = RepeatedText()
+        /// Where the history's art files are; `nil` for a history in memory.
+        let artworkFolder: String?
+
+        init(artworkFolder: String?) {
+            self.artworkFolder = artworkFolder
+        }
 
         /// Reads an asset from columns `first`, `first + 1`, … in `names` order.
         mutating func read(_ statement: Statement, id: Int64?, from first: Int32) throws(SQLiteError) -> MediaAsset {
@@ -69,7 +77,9 @@ enum AssetColumns {
                 listened: statement.int64(at: first + 2),
                 length: statement.optionalInt64(at: first + 3),
                 kind: kind.map(MediaAsset.Kind.init(rawValue:)),
-                source: MediaAsset.Source(rawValue: source))
+                source: MediaAsset.Source(rawValue: source),
+                artwork: artworkFolder.flatMap { folder in nonEmpty(statement.text(at: first + 12)).map { folder + "/" + $0 } },
+                artworkURL: nonEmpty(statement.text(at: first + 13)))
         }
 
         /// Reads a row selected with `storedList`.

@@ -37,7 +37,7 @@ extension SQLiteDatabase {
         let text = "SELECT \(AssetColumns.storedList) FROM assets WHERE started >= ? AND started < ?\(filter) ORDER BY started, id"
         let assets = try cachedStatement(text).use { statement throws(SQLiteError) in
             try statement.bind([.integer(day), .integer(Self.nextDay(after: day, localTime))] + values)
-            var decoder = AssetColumns.Decoder()
+            var decoder = AssetColumns.Decoder(artworkFolder: ArtworkFolder.path(besideDatabase: path))
             return try statement.rows(reservingCapacity: 64) { row throws(SQLiteError) in try decoder.readStored(row) }
         }
         return MomentGrouping.group(assets, gap: query.gap).map { Moment($0, localTime: localTime) }
@@ -64,7 +64,7 @@ extension SQLiteDatabase {
     /// assets of `excludingApps`.
     func assets(ids: [Int64], excludingApps: Set<String>) throws(SQLiteError) -> [MediaAsset] {
         try cachedStatement("SELECT \(AssetColumns.storedList) FROM assets WHERE id = ?1").use { statement throws(SQLiteError) in
-            var decoder = AssetColumns.Decoder()
+            var decoder = AssetColumns.Decoder(artworkFolder: ArtworkFolder.path(besideDatabase: path))
             var found: [MediaAsset] = []
             for id in ids {
                 statement.reset()

@@ -27,7 +27,7 @@ extension HistoryDatabase {
         let query = "SELECT key, \(AssetColumns.list), checkpointed FROM open_listens ORDER BY started, key"
         return try sql { () throws(SQLiteError) in
             try connection.cachedStatement(query).use { statement throws(SQLiteError) in
-                var decoder = AssetColumns.Decoder()
+                var decoder = AssetColumns.Decoder(artworkFolder: ArtworkFolder.path(besideDatabase: path))
                 return try statement.rows { row throws(SQLiteError) in
                     OpenListen(
                         key: try row.requiredText(at: 0, column: "key"),

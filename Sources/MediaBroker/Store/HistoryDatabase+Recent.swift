@@ -25,7 +25,7 @@ extension SQLiteDatabase {
         let (text, values) = HistoryDatabase.recentSQL(query, cursor: cursor, limit: limit)
         return try cachedStatement(text).use { statement throws(SQLiteError) in
             try statement.bind(values)
-            var decoder = AssetColumns.Decoder()
+            var decoder = AssetColumns.Decoder(artworkFolder: ArtworkFolder.path(besideDatabase: path))
             return try statement.rows(reservingCapacity: limit) { row throws(SQLiteError) in try decoder.readStored(row) }
         }
     }

@@ -58,6 +58,21 @@ enum Schema {
                 checkpointed INTEGER NOT NULL
             ) WITHOUT ROWID;
             """),
+        Migration(version: 2, sql: """
+            -- Moments and artwork (issue 19). `artwork` names a file in the artwork folder beside the
+            -- history (its content hash and extension); `artwork_url` is a player's http(s) art URL.
+            ALTER TABLE assets ADD COLUMN artwork TEXT;
+            ALTER TABLE assets ADD COLUMN artwork_url TEXT;
+            ALTER TABLE open_listens ADD COLUMN artwork TEXT;
+            ALTER TABLE open_listens ADD COLUMN artwork_url TEXT;
+            CREATE INDEX assets_by_artwork ON assets(artwork) WHERE artwork IS NOT NULL;
+            -- The art files kept, for the bound on their total size: the least recently used go first.
+            CREATE TABLE artwork(
+                file TEXT PRIMARY KEY,
+                size INTEGER NOT NULL,
+                used INTEGER NOT NULL
+            ) WITHOUT ROWID;
+            """),
     ]
 
     /// The newest version this code can read and write.
