@@ -12,6 +12,9 @@ enum AssetColumns {
         "app_id", "app_name", "app_icon", "kind", "source", "artwork", "artwork_url",
     ]
     static let list = names.joined(separator: ", ")
+    /// The `VALUES` expressions for `names`, one parameter each: `artwork` is stored only when the
+    /// file is kept (a write that failed leaves the asset without art, never pointing at nothing).
+    static let values = names.map { $0 == "artwork" ? "(SELECT file FROM artwork WHERE file = ?)" : "?" }.joined(separator: ", ")
     static let count = Int32(names.count)
     static let separator: Character = "\u{1F}"
 

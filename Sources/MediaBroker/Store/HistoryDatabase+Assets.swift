@@ -1,7 +1,7 @@
 /// Recording assets, idempotently.
 extension HistoryDatabase {
     static let insertSQL = """
-        INSERT INTO assets(\(AssetColumns.list)) VALUES(\(placeholders(AssetColumns.names.count)))
+        INSERT INTO assets(\(AssetColumns.list)) VALUES(\(AssetColumns.values))
         ON CONFLICT(app_id, started, title) DO NOTHING
         """
     static let existingIDSQL = "SELECT id FROM assets WHERE app_id = ?1 AND started = ?2 AND title = ?3"

@@ -2,7 +2,7 @@
 extension HistoryDatabase {
     static let saveOpenListenSQL = """
         INSERT INTO open_listens(key, \(AssetColumns.list), checkpointed)
-        VALUES(?, \(placeholders(AssetColumns.names.count)), ?)
+        VALUES(?, \(AssetColumns.values), ?)
         ON CONFLICT(key) DO UPDATE SET
         \(AssetColumns.names.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")),
         checkpointed = excluded.checkpointed
@@ -39,7 +39,15 @@ extension HistoryDatabase {
     }
 
     func removeOpenListen(key: String) throws(StoreError) {
+        let artwork = try sql { () throws(SQLiteError) in
+            try connection.cachedStatement("SELECT artwork FROM open_listens WHERE key = ?1").use { statement throws(SQLiteError) in
+                try statement.bind(key, at: 1)
+                return try statement.step() ? statement.text(at: 0) : nil
+            }
+        }
         try sql { () throws(SQLiteError) in try deleteOpenListen(key: key) }
+        // A listen that never counted leaves no art behind.
+        if let artwork { try removeArtworkIfUnreferenced(artwork) }
     }
 
     /// Records the finished listen and forgets its checkpoint in one transaction: after a crash

@@ -9,7 +9,8 @@ extension HistoryDatabase {
     /// ids of each batch once it is committed. Returns how many were deleted in all.
     ///
     /// Each batch is its own transaction: a failure (a full disk, say) leaves the batches before it
-    /// done and reported, and the rest untouched; running the same purge again finishes it. When
+    /// done and reported, and the rest untouched; running the same purge again finishes it. Art
+    /// files no asset names any more are deleted at the end. When
     /// anything was deleted, a truncating checkpoint follows so that the deleted rows, which
     /// `secure_delete` zeroed in the database pages, also leave the WAL.
     func purge(
@@ -28,10 +29,15 @@ extension HistoryDatabase {
                     }
                 }
             }
-            if ids.isEmpty { return total }
-            total += ids.count
-            onBatch(ids)
-            if ids.count < size { return total }
+            if !ids.isEmpty {
+                total += ids.count
+                onBatch(ids)
+            }
+            if ids.count < size {
+                // Art that only the deleted assets named goes with them.
+                if total > 0 { try removeUnreferencedArtwork() }
+                return total
+            }
         }
     }
 

@@ -14,6 +14,12 @@ extension HistoryStore {
         try await bridge { saveOpenListen(key: key, asset: asset, checkpoint: checkpoint, completion: $0) }
     }
 
+    /// Keeps an image secured from a player in the artwork folder (see
+    /// ``HistoryDatabase/keepArtwork(_:now:)``), before the listen that names it is written.
+    func keepArtwork(_ artwork: SecuredArtwork, completion: @escaping Completion<Void>) {
+        perform(.write, { database throws(StoreError) in try database.keepArtwork(artwork, now: WallClock.now) }, completion: completion)
+    }
+
     /// Every listen in progress, as last checkpointed — what a restarted broker picks up.
     public func openListens(completion: @escaping Completion<[OpenListen]>) {
         perform({ database throws(StoreError) in try database.openListens() }, completion: completion)
