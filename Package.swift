@@ -8,6 +8,7 @@
 //                         (the only importer of CSQLite)
 //   MediaDonationClient   the public library journaling apps use
 //   MediaBrokerVersion    the single source of the version string
+//   AssetContract         the asset a{sv} declared once: keys, types, limits, meanings
 //   media-broker, broker-ctl   thin executables on top
 import PackageDescription
 
@@ -28,9 +29,10 @@ let package = Package(
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
 
         .target(name: "MediaBrokerVersion", swiftSettings: strict),
+        .target(name: "AssetContract", swiftSettings: strict),
         .target(name: "SwiftDBus", dependencies: ["CDBus"], swiftSettings: strict),
-        .target(name: "MediaBroker", dependencies: ["SwiftDBus", "CSQLite", "MediaBrokerVersion"], swiftSettings: strict),
-        .target(name: "MediaDonationClient", dependencies: ["SwiftDBus", "MediaBrokerVersion"], swiftSettings: strict),
+        .target(name: "MediaBroker", dependencies: ["SwiftDBus", "CSQLite", "MediaBrokerVersion", "AssetContract"], swiftSettings: strict),
+        .target(name: "MediaDonationClient", dependencies: ["SwiftDBus", "MediaBrokerVersion", "AssetContract"], swiftSettings: strict),
 
         .executableTarget(name: "media-broker", dependencies: ["MediaBroker"], swiftSettings: strict),
         .executableTarget(name: "broker-ctl", dependencies: ["MediaDonationClient", "MediaBrokerVersion"], swiftSettings: strict),

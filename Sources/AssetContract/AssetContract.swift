@@ -1,0 +1,102 @@
+/// The asset `a{sv}` of the D-Bus contract, declared once: each key's name, D-Bus type, limits,
+/// whether `Donate` takes it, and its meaning. The broker writes assets from this table, the
+/// client reads them by it, `Donate` is validated by it, and docs/dbus-api.md's key list and the
+/// introspection data are checked against it. Adding a key is one line here (and the field that
+/// holds it on each side, which the compiler asks for).
+public enum AssetContract {
+    /// Longest text value (title, artist, album, names, paths), in UTF-8 bytes, cut at a character.
+    public static let maximumTextBytes = 1024
+    /// Longest `app_id`.
+    public static let maximumAppIDBytes = 255
+    /// Most artists one asset carries.
+    public static let maximumArtists = 64
+
+    /// Every key, in the order an asset's entries are written (sorted by name).
+    public static let keys: [AssetKeySpec] = [
+        AssetKeySpec(.album, .text, donate: .optional, "album or show"),
+        AssetKeySpec(.appIcon, .path, donate: .optional, "absolute path of the app's icon file (SVG preferred, else a PNG of at least 128 px) that existed when the asset was made; from the icon theme (theme → parents → hicolor → pixmaps)"),
+        AssetKeySpec(.appID, .appID, donate: .required, "the Flatpak or snap app id for a sandboxed player; else the desktop-file id (without `.desktop`) its `DesktopEntry` names or that matches it among installed desktop files; else the MPRIS bus-name stem without an instance suffix (`org.mpris.MediaPlayer2.vlc.instance7389` → `vlc`)"),
+        AssetKeySpec(.appName, .text, donate: .optional, "the app's human name: the desktop file's `Name` in the broker's locale, else MPRIS `Identity`"),
+        AssetKeySpec(.artist, .text, donate: .optional, "all artists joined with `\", \"`"),
+        AssetKeySpec(.artists, .texts, donate: .optional, "the artists, in order"),
+        AssetKeySpec(.artwork, .path, donate: .refused, "absolute path of the art kept for this listen: a copy the broker owns, named by its content (PNG, JPEG or WebP)"),
+        AssetKeySpec(.artworkURL, .text, donate: .refused, "the player's `http(s)` art URL, kept and never fetched"),
+        AssetKeySpec(.ended, .instant, donate: .optional, "when the listen ended (or its latest checkpoint while still playing)"),
+        AssetKeySpec(.id, .id, donate: .refused, "identifier, unique and stable in this store (never reused, even after a purge); absent in `NowPlaying`"),
+        AssetKeySpec(.kind, .kind, donate: .optional, "`music`, `podcast`, `audiobook` or `video`, when the metadata tells it"),
+        AssetKeySpec(.length, .duration, donate: .optional, "the track's length, when the player told it"),
+        AssetKeySpec(.listened, .duration, donate: .optional, "time actually heard: time in `Playing` × `Rate`; seeking adds nothing"),
+        AssetKeySpec(.source, .text, donate: .refused, "`mpris` or `donation`"),
+        AssetKeySpec(.started, .instant, donate: .optional, "when the listen began — GenericMedia's date"),
+        AssetKeySpec(.summary, .text, donate: .refused, "one line ready to display: \"Teardrop — Massive Attack · Mezzanine\""),
+        AssetKeySpec(.title, .text, donate: .required, "track or episode title (always present: no title, no asset)"),
+    ]
+
+    /// The entry for `key`.
+    public static func spec(_ key: AssetKey) -> AssetKeySpec {
+        keys.first { $0.key == key } ?? AssetKeySpec(key, .text, donate: .refused, "")
+    }
+
+    /// The markdown table of docs/dbus-api.md's asset section, as this declaration writes it.
+    public static var markdownTable: String {
+        (["| key | type | meaning |", "|---|---|---|"] + keys.map { "| `\($0.key.rawValue)` | `\($0.type.signature)` | \($0.meaning) |" })
+            .joined(separator: "\n")
+    }
+
+    /// `name:signature` of every key, space-separated, for the introspection annotation.
+    public static var annotation: String {
+        keys.map { "\($0.key.rawValue):\($0.type.signature)" }.joined(separator: " ")
+    }
+}
+
+/// An asset key of the contract.
+public enum AssetKey: String, CaseIterable, Sendable, Hashable {
+    case album, appIcon = "app_icon", appID = "app_id", appName = "app_name", artist, artists, artwork
+    case artworkURL = "artwork_url", ended, id, kind, length, listened, source, started, summary, title
+}
+
+/// One key's line of the contract.
+public struct AssetKeySpec: Sendable, Hashable {
+    public let key: AssetKey
+    public let type: AssetValueType
+    public let donate: Donation
+    public let meaning: String
+
+    /// Whether `Donate` takes the key.
+    public enum Donation: Sendable, Hashable { case required, optional, refused }
+
+    init(_ key: AssetKey, _ type: AssetValueType, donate: Donation, _ meaning: String) {
+        self.key = key
+        self.type = type
+        self.donate = donate
+        self.meaning = meaning
+    }
+}
+
+/// What a key's value is, and so its D-Bus type and limits.
+public enum AssetValueType: Sendable, Hashable {
+    /// `s`, at most ``AssetContract/maximumTextBytes``.
+    case text
+    /// `s`, an absolute path.
+    case path
+    /// `s`, non-empty, at most ``AssetContract/maximumAppIDBytes``.
+    case appID
+    /// `s`, one of `music`, `podcast`, `audiobook`, `video` (a reader keeps values it does not know).
+    case kind
+    /// `as`, at most ``AssetContract/maximumArtists``, each a text.
+    case texts
+    /// `x`, microseconds since the Unix epoch, not negative.
+    case instant
+    /// `x`, microseconds, not negative.
+    case duration
+    /// `x`, positive.
+    case id
+
+    public var signature: String {
+        switch self {
+        case .text, .path, .appID, .kind: "s"
+        case .texts: "as"
+        case .instant, .duration, .id: "x"
+        }
+    }
+}
