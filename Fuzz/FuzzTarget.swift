@@ -152,7 +152,9 @@ func fuzzListening(_ input: inout FuzzInput) {
                 expect(open == listen.key, "checkpoint of a listen not open: \(context())")
                 expect(listen.metadata.isRecordable, "checkpoint of an unrecordable listen: \(context())")
             case .finished:
-                expect(open == listen.key, "finished a listen not open: \(context())")
+                // Written first, or qualifying before its first write (no event in between).
+                expect(open == listen.key || (open == nil && !keys.contains(listen.key)), "finished a listen not open: \(context())")
+                keys.insert(listen.key)
                 expect(rule.qualifies(listened: listen.listened, length: listen.length), "finished a listen that does not qualify: \(context())")
                 let asset = listen.asset(appID: "app", appName: nil, appIcon: nil)
                 expect(asset != nil, "a finished listen makes no asset: \(context())")
@@ -166,7 +168,14 @@ func fuzzListening(_ input: inout FuzzInput) {
                 open = nil
             }
         }
-        expect(listening.current?.key == open, "current disagrees with the effects at step \(steps)")
+        // A written listen is the current one; a current one not written has not been heard long
+        // enough to be.
+        if let open {
+            expect(listening.current?.key == open, "current disagrees with the effects at step \(steps)")
+        } else if let unwritten = listening.current {
+            expect(unwritten.listened < PlayerListening.firstWriteAfter, "an unwritten listen heard long enough at step \(steps)")
+            expect(!rule.qualifies(listened: unwritten.listened, length: unwritten.length), "an unwritten listen qualifies at step \(steps)")
+        }
         if let deadline = listening.nextDeadline(at: now) { expect(deadline >= now, "a deadline in the past at step \(steps)") }
         if let current = listening.current(at: now) { expect(current.listened >= 0, "current listened < 0") }
         switch event {
