@@ -10,12 +10,9 @@ import Testing
 @Suite struct AssetReadingTests {
     /// A method return carrying `values`, as the client receives it (its body undecoded).
     static func reply(_ values: [DBusValue]) throws -> BusMessage {
-        let message = try #require(dbus_message_new(cdbus_message_type_method_return))
-        defer { dbus_message_unref(message) }
-        dbus_message_set_serial(message, 7)
-        dbus_message_set_reply_serial(message, 3)
         try Marshalling.check(values)
-        #expect(Marshalling.append(values, to: message))
+        let message = try #require(WireMessage.make(WireMessage.Header(kind: .methodReturn, replySerial: 3), arguments: ValueArguments(values)))
+        defer { dbus_message_unref(message) }
         var names = HeaderNames()
         return try BusMessage(reading: message, names: &names, decodingArguments: false)
     }
