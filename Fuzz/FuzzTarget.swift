@@ -2,8 +2,8 @@
 // file — message unmarshalling, MPRIS metadata decoding, the listening state machine, RecentMedia's
 // filter, Donate's fields, the stored settings — and into SwiftDBus's one writer and one reader:
 // libdbus must take every message the writer makes of checked values, and reading it back must
-// give those values; reading a body in place must agree with reading its values whole. Built and
-// run by `Fuzz/run`.
+// give those values; reading a body in place must agree with reading its values whole. Built
+// against the real SwiftDBus and MediaBroker modules and run by `Fuzz/run`.
 //
 // The first byte picks a target; the rest is `FuzzInput`'s format (or raw bytes, for the wire and
 // settings targets). Besides "no crash, no sanitizer report", each target checks what its callers
@@ -11,6 +11,7 @@
 // as a crash.
 
 @testable import SwiftDBus
+@testable import MediaBroker
 @testable import FuzzFormat
 internal import CDBus
 #if canImport(Glibc)
