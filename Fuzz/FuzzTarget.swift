@@ -1,8 +1,9 @@
 // libFuzzer entry point: hostile bytes into everything a player or a client can reach without a
 // file — message unmarshalling, MPRIS metadata decoding, the listening state machine, RecentMedia's
-// filter, Donate's fields, the stored settings — into the pages SwiftDBus marshals itself, which
-// libdbus must take as its own iterators would write them, and into the readers that take signals
-// and pages where they lie, which must give what decoding whole gives. Built and run by `Fuzz/run`.
+// filter, Donate's fields, the stored settings — and into SwiftDBus's one writer and one reader:
+// libdbus must take every message the writer makes of checked values, and reading it back must
+// give those values; reading a body in place must agree with reading its values whole. Built
+// against the real SwiftDBus and MediaBroker modules and run by `Fuzz/run`.
 //
 // The first byte picks a target; the rest is `FuzzInput`'s format (or raw bytes, for the wire and
 // settings targets). Besides "no crash, no sanitizer report", each target checks what its callers
@@ -10,6 +11,7 @@
 // as a crash.
 
 @testable import SwiftDBus
+@testable import MediaBroker
 @testable import FuzzFormat
 internal import CDBus
 #if canImport(Glibc)
@@ -152,7 +154,9 @@ func fuzzListening(_ input: inout FuzzInput) {
                 expect(open == listen.key, "checkpoint of a listen not open: \(context())")
                 expect(listen.metadata.isRecordable, "checkpoint of an unrecordable listen: \(context())")
             case .finished:
-                expect(open == listen.key, "finished a listen not open: \(context())")
+                // Written first, or qualifying before its first write (no event in between).
+                expect(open == listen.key || (open == nil && !keys.contains(listen.key)), "finished a listen not open: \(context())")
+                keys.insert(listen.key)
                 expect(rule.qualifies(listened: listen.listened, length: listen.length), "finished a listen that does not qualify: \(context())")
                 let asset = listen.asset(appID: "app", appName: nil, appIcon: nil)
                 expect(asset != nil, "a finished listen makes no asset: \(context())")
@@ -166,7 +170,14 @@ func fuzzListening(_ input: inout FuzzInput) {
                 open = nil
             }
         }
-        expect(listening.current?.key == open, "current disagrees with the effects at step \(steps)")
+        // A written listen is the current one; a current one not written has not been heard long
+        // enough to be.
+        if let open {
+            expect(listening.current?.key == open, "current disagrees with the effects at step \(steps)")
+        } else if let unwritten = listening.current {
+            expect(unwritten.listened < PlayerListening.firstWriteAfter, "an unwritten listen heard long enough at step \(steps)")
+            expect(!rule.qualifies(listened: unwritten.listened, length: unwritten.length), "an unwritten listen qualifies at step \(steps)")
+        }
         if let deadline = listening.nextDeadline(at: now) { expect(deadline >= now, "a deadline in the past at step \(steps)") }
         if let current = listening.current(at: now) { expect(current.listened >= 0, "current listened < 0") }
         switch event {
@@ -221,6 +232,12 @@ func checkMarshals(_ value: DBusValue, _ what: String) {
     }
 }
 
+/// The values of `message`'s body, read whole.
+func readValues(of message: OpaquePointer) -> [DBusValue]? {
+    let signature = dbus_message_get_signature(message).map { String(cString: $0) } ?? ""
+    return try? MessageBody(of: message, signature: Signature(validated: signature)).values()
+}
+
 /// Raw bytes as a D-Bus message on the wire: libdbus validates it, then the broker's reader turns
 /// its body into values, and the metadata decoder reads each one.
 func fuzzWire(_ bytes: [UInt8]) {
@@ -234,7 +251,7 @@ func fuzzWire(_ bytes: [UInt8]) {
     }
     guard let message else { return }
     defer { dbus_message_unref(message) }
-    guard let values = try? Marshalling.read(message) else { return }
+    guard let values = readValues(of: message) else { return }
     for value in values {
         expectBounded(TrackMetadata.decode(value))
         // What arrived from libdbus can be sent again.
@@ -243,9 +260,9 @@ func fuzzWire(_ bytes: [UInt8]) {
     checkReadInPlace(message, values)
 }
 
-/// A body read where it lies (`BodyReader`, `PropertiesChangedSignal`) must give what decoding it
-/// whole gives: every dictionary entry, and a `PropertiesChanged`'s interface, properties and
-/// invalidated names.
+/// A body visited in place (`BodyReader`'s entries and elements, values stepped over or read)
+/// must give what reading its values whole gives; a `PropertiesChanged` read in place must give
+/// what its decoded arguments give once written again and read the same way.
 func checkReadInPlace(_ message: OpaquePointer, _ values: [DBusValue]) {
     let signature = dbus_message_get_signature(message).map { String(cString: $0) } ?? ""
     guard let body = try? MessageBody(of: message, signature: Signature(validated: signature)) else { return }
@@ -270,7 +287,7 @@ func checkReadInPlace(_ message: OpaquePointer, _ values: [DBusValue]) {
             return .init(key: .string((try? entry.key.string()) ?? ""), value: index % 2 == 0 ? content : .boolean(false))
         }
     }
-    expect(visited == expected, "entries read in place differ from the decoded ones: \(values)")
+    expect(visited == expected, "entries read in place differ from the values read whole: \(values)")
 
     // The same for arrays' elements, every other one read (one variant removed), the rest stepped over.
     var elements: [[DBusValue]] = []
@@ -292,38 +309,45 @@ func checkReadInPlace(_ message: OpaquePointer, _ values: [DBusValue]) {
             return item
         }
     }
-    expect(elements == expectedElements, "elements read in place differ from the decoded ones: \(values)")
+    expect(elements == expectedElements, "elements read in place differ from the values read whole: \(values)")
 
     let player = "org.mpris.MediaPlayer2.Player"
     let signal = PropertiesChangedSignal(body, readingPropertiesOf: player)
     let isSignal = values.count == 3 && (try? values[0].string()) != nil
-    expect((signal != nil) == isSignal, "PropertiesChanged read in place: \(signal != nil), decoded: \(isSignal)")
+    expect((signal != nil) == isSignal, "PropertiesChanged read in place: \(signal != nil), read whole: \(isSignal)")
     guard let signal else { return }
     // Only the Player interface's properties are read; another interface's change nothing.
-    let whole = PlayerProperties((try? values[0].string()) == player ? (try? values[1].vardict()) ?? [:] : [:])
+    let again = PlayerProperties((try? values[0].string()) == player ? (try? values[1].vardict()) ?? [:] : [:])
     expect(signal.interface == (try? values[0].string()), "interface")
     expect(signal.invalidated == ((try? values[2].strings()) ?? []), "invalidated names")
-    expect(signal.changed.metadata == whole.metadata, "metadata read in place differs: \(values)")
-    expect(signal.changed.playbackStatus == whole.playbackStatus && signal.changed.rate == whole.rate, "status or rate differs")
+    expect(signal.changed.metadata == again.metadata, "metadata read in place differs once written again: \(values)")
+    expect(signal.changed.playbackStatus == again.playbackStatus && signal.changed.rate == again.rate, "status or rate differs")
     if let metadata = signal.changed.metadata { expectBounded(metadata) }
 }
 
-/// A value built from the fuzz format, checked, appended to a real message and read back: what the
-/// broker sends is what a peer reads.
+/// Values built from the fuzz format: those that pass the check are written by the one writer into
+/// a real message, which libdbus must take; read back, they keep their types and write again to the
+/// same bytes (so nothing but what `WireText` replaces changes on the way).
 func fuzzMarshalling(_ input: inout FuzzInput) {
     let values = (0..<Int(input.byte() % 4 + 1)).map { _ in input.value() }
     guard (try? Marshalling.check(values)) != nil else { return }
-    guard let message = dbus_message_new_signal("/fuzz", "org.fuzz", "Value") else { return }
+    let header = WireMessage.Header(kind: .signal, path: "/fuzz", interface: "org.fuzz", member: "Value")
+    guard let message = WireMessage.make(header, arguments: ValueArguments(values)) else {
+        // Only a message over D-Bus's size limit may be refused.
+        let size = (try? MessageBody(values))?.bytes.count ?? 0
+        return expect(size > Int(cdbus_maximum_message_length) - 256, "libdbus refused checked values: \(values)")
+    }
     defer { dbus_message_unref(message) }
-    guard Marshalling.append(values, to: message) else { return }
-    let back = try? Marshalling.read(message)
+    let back = readValues(of: message)
     expect(back?.map(\.signature) == values.map(\.signature), "signatures changed on the way through a message")
+    let again = back.flatMap { try? MessageBody($0).bytes }
+    expect(again != nil && again == (try? MessageBody(values).bytes), "values changed on the way through a message: \(values)")
     for value in back ?? [] { expectBounded(TrackMetadata.decode(value)) }
 }
 
-/// Assets built from the fuzz format, written as a `RecentMedia` page by SwiftDBus's own writer and
-/// handed to libdbus whole (`WireMessage`): libdbus must take every page the broker can build, and
-/// the body must be byte for byte what libdbus's iterators write for the same values.
+/// Assets built from the fuzz format, written as a `RecentMedia` page by the writer's vardict shapes
+/// (`AssetPage`): libdbus must take every page the broker can build, and its body must be what
+/// writing the same assets as values (`MediaAsset.fields`) gives, byte for byte.
 func fuzzAssetPage(_ input: inout FuzzInput) {
     func someText(_ longest: UInt8) -> String { input.text(Int(input.byte() % longest)) }
     func maybeText(_ longest: UInt8) -> String? { input.byte() % 3 == 0 ? nil : someText(longest) }
@@ -341,29 +365,8 @@ func fuzzAssetPage(_ input: inout FuzzInput) {
     guard let message = WireMessage.make(WireMessage.Header(kind: .methodReturn, replySerial: 1), arguments: AssetPage(assets: assets))
     else { return expect(false, "libdbus refused a page the broker built: \(assets)") }
     defer { dbus_message_unref(message) }
-    // The same values through libdbus's iterators (NULs replaced, as the writer replaces them).
-    guard let reference = dbus_message_new(cdbus_message_type_method_return) else { return }
-    defer { dbus_message_unref(reference) }
-    dbus_message_set_serial(reference, 1)
-    let values: [DBusValue] = [.array(element: .vardict, assets.map { withoutNULs($0.fields) })]
-    expect(Marshalling.append(values, to: reference), "libdbus's iterators refused the reference page: \(values)")
+    expect(readValues(of: message) != nil, "a page the broker built cannot be read back: \(assets)")
     let written = try? MessageBody(of: message, signature: "aa{sv}").bytes
-    let iterated = try? MessageBody(of: reference, signature: "aa{sv}").bytes
-    expect(written != nil && written == iterated, "the page written in Swift differs from libdbus's for \(values)")
-}
-
-/// `value` with every NUL in its strings replaced by U+FFFD, as `ArgumentWriter` sends them.
-func withoutNULs(_ value: DBusValue) -> DBusValue {
-    switch value {
-    case .string(let text):
-        return .string(String(decoding: text.utf8.flatMap { $0 == 0 ? [0xEF, 0xBF, 0xBD] : [$0] }, as: UTF8.self))
-    case .variant(let inner):
-        return .variant(withoutNULs(inner))
-    case .array(let element, let items):
-        return .array(element: element, items.map(withoutNULs))
-    case .dictionary(let key, let valueType, let entries):
-        return .dictionary(key: key, value: valueType, entries.map { .init(key: withoutNULs($0.key), value: withoutNULs($0.value)) })
-    default:
-        return value
-    }
+    let asValues = try? MessageBody([.array(element: .vardict, assets.map(\.fields))]).bytes
+    expect(written != nil && written == asValues, "the page's bytes differ from its values' for \(assets)")
 }

@@ -32,6 +32,19 @@ static const unsigned int cdbus_name_flag_do_not_queue = DBUS_NAME_FLAG_DO_NOT_Q
 static const int cdbus_request_name_reply_primary_owner = DBUS_REQUEST_NAME_REPLY_PRIMARY_OWNER;
 static const int cdbus_request_name_reply_already_owner = DBUS_REQUEST_NAME_REPLY_ALREADY_OWNER;
 
+/* What SwiftDBus's own writer puts into a message header (WireMessage.swift). */
+static const unsigned char cdbus_little_endian = DBUS_LITTLE_ENDIAN;
+static const unsigned char cdbus_major_protocol_version = DBUS_MAJOR_PROTOCOL_VERSION;
+static const unsigned char cdbus_header_flag_no_reply_expected = DBUS_HEADER_FLAG_NO_REPLY_EXPECTED;
+static const unsigned char cdbus_header_flag_no_auto_start = DBUS_HEADER_FLAG_NO_AUTO_START;
+static const unsigned char cdbus_header_field_path = DBUS_HEADER_FIELD_PATH;
+static const unsigned char cdbus_header_field_interface = DBUS_HEADER_FIELD_INTERFACE;
+static const unsigned char cdbus_header_field_member = DBUS_HEADER_FIELD_MEMBER;
+static const unsigned char cdbus_header_field_error_name = DBUS_HEADER_FIELD_ERROR_NAME;
+static const unsigned char cdbus_header_field_reply_serial = DBUS_HEADER_FIELD_REPLY_SERIAL;
+static const unsigned char cdbus_header_field_destination = DBUS_HEADER_FIELD_DESTINATION;
+static const unsigned char cdbus_header_field_signature = DBUS_HEADER_FIELD_SIGNATURE;
+
 static const int cdbus_maximum_message_length = DBUS_MAXIMUM_MESSAGE_LENGTH;
 static const int cdbus_maximum_type_recursion_depth = DBUS_MAXIMUM_TYPE_RECURSION_DEPTH;
 #endif

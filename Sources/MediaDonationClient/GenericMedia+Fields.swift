@@ -2,16 +2,15 @@ import FoundationEssentials
 import SwiftDBus
 
 extension GenericMedia {
-    /// Reads one asset (`a{sv}`) as the contract defines it; `nil` when it lacks a `started`.
-    /// An asset not yet recorded (from `NowPlaying`) has no `id` and gets ``GenericMedia/notRecorded``. A key of an unexpected type is read as absent, so a newer broker adding or
-    /// widening keys never breaks this client.
-    init?(fields: [String: DBusValue]) {
-        self.init(Fields(fields))
-    }
-
-    /// Reads one asset where it lies in a reply (an element of `aa{sv}`), as ``init(fields:)`` reads
-    /// it decoded: only the contract's keys become values. `nil` for an element that is no
-    /// string-keyed dictionary, or lacks a `started`; throws only for a malformed body.
+    /// Reads one asset (`a{sv}`) as the contract defines it, where it lies in a message (an element
+    /// of a reply's `aa{sv}`, or `MediaAdded`'s argument): only the contract's keys become values, a
+    /// key sent twice keeps its last value, one variant wrapper is removed. `nil` for a value that
+    /// is no string-keyed dictionary (inside any variants), or lacks a `started`; throws only for a
+    /// malformed body.
+    ///
+    /// An asset not yet recorded (from `NowPlaying`) has no `id` and gets ``GenericMedia/notRecorded``.
+    /// A key of an unexpected type is read as absent, so a newer broker adding or widening keys
+    /// never breaks this client.
     init?(reading asset: inout ValueReader) throws(MarshallingError) {
         var fields = Fields()
         guard try asset.entries({ name, value throws(MarshallingError) in try fields.take(name, &value) }) else { return nil }
@@ -41,17 +40,6 @@ extension GenericMedia {
     private struct Fields {
         var id, title, artist, artists, album, appID, appName, appIcon: DBusValue?
         var started, ended, listened, length, kind, source: DBusValue?
-
-        init() {}
-
-        init(_ map: [String: DBusValue]) {
-            for (name, value) in map {
-                let field = Field(count: name.utf8.count) { key in
-                    name.utf8.elementsEqual(UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
-                }
-                if let field { set(field, value) }
-            }
-        }
 
         /// Takes one entry of an asset read in place; any other key is stepped over. A key sent
         /// twice keeps its last value, as in a decoded dictionary.

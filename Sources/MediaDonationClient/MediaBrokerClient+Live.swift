@@ -18,8 +18,11 @@ extension MediaBrokerClient {
         let token: MatchToken
         do {
             token = try await connection.addMatch(rule) { message in
-                guard let fields = try? message.arguments.first?.vardict(), let media = GenericMedia(fields: fields) else { return }
-                continuation.yield(media)
+                var media: GenericMedia?
+                try? message.body.read { reader throws(MarshallingError) in
+                    try reader.argument { asset throws(MarshallingError) in media = try GenericMedia(reading: &asset) }
+                }
+                if let media { continuation.yield(media) }
             }
         } catch {
             throw MediaBrokerError(error)

@@ -120,7 +120,7 @@ public final class MediaBrokerClient: Sendable {
 
     /// The assets of a reply whose first argument is a list of them (`aa{sv}`), read where they
     /// lie, without a tree of values and a dictionary per asset in between. An element that is no
-    /// asset is skipped, as ``GenericMedia/init(fields:)`` skips it.
+    /// asset is skipped (``GenericMedia/init(reading:)``).
     static func assets(in reply: BusMessage) throws(MediaBrokerError) -> [GenericMedia] {
         var assets: [GenericMedia] = []
         var isList = false

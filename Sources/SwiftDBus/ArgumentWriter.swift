@@ -1,7 +1,8 @@
-/// Arguments that write themselves into an outgoing message, for replies and signals sent often
-/// enough that building a ``DBusValue`` tree first — and checking it, and freeing it — shows in a
-/// profile. (MediaBroker's assets: every `MediaAdded`, every `RecentMedia` page. The tree cost more
-/// than libdbus's own appending.)
+/// The arguments of a message to send, which write themselves with ``ArgumentWriter``.
+///
+/// Arguments given as ``DBusValue``s are written this way too. A sender of many large bodies (a
+/// page of assets) writes its own types straight into the message instead, with no value tree to
+/// build, check and free first.
 ///
 /// `signature` is what ``ArgumentWriter`` must have written once `write(to:)` returns; a reply whose
 /// body does not match it (a bug in the sender) is answered with `Failed` instead.
@@ -10,13 +11,13 @@ public protocol MessageArguments: Sendable {
     func write(to writer: inout ArgumentWriter)
 }
 
-/// Writes arguments in the D-Bus wire format (``WireWriter``); the message is then assembled
-/// around them and handed to libdbus in one piece (``WireMessage``).
+/// Writes a message's arguments in the D-Bus wire format (``WireWriter``, whose string rule it
+/// follows: each NUL is sent as U+FFFD); the message is then assembled around them and handed to
+/// libdbus in one piece (``WireMessage``), which validates it.
 ///
-/// Only shapes that are valid by construction can be written — `a{sv}` and `aa{sv}` whose values
-/// are strings, 64-bit integers or string arrays — so nothing needs checking afterwards (libdbus
-/// validates the whole message once more when it takes it). A string holding NUL, which D-Bus
-/// cannot carry, has each NUL replaced by U+FFFD rather than being cut short.
+/// Values appended with ``append(_:)`` must have passed ``Marshalling/check(_:)``, as every public
+/// way of sending does. The vardict shapes — `a{sv}` and `aa{sv}` whose values are strings, 64-bit
+/// integers or string arrays — are valid by construction.
 public struct ArgumentWriter: ~Copyable {
     fileprivate var wire: WireWriter
     /// The signature of what this writer appended, kept as it goes: a writer can append nothing
@@ -31,6 +32,12 @@ public struct ArgumentWriter: ~Copyable {
     /// The bytes: the header this writer was given and the arguments after it.
     consuming func finish() -> WireWriter {
         wire
+    }
+
+    /// Appends `value` as one argument.
+    public mutating func append(_ value: DBusValue) {
+        wire.value(value)
+        written += value.signature.rawValue
     }
 
     /// Appends one `a{sv}` whose entries `body` adds.
@@ -73,7 +80,7 @@ public struct VardictWriter: ~Copyable {
 
     public mutating func add(_ key: StaticString, _ value: Int64) {
         entry(key, "x")
-        wire.int64(value)
+        wire.fixed(value)
     }
 
     public mutating func add(_ key: StaticString, _ values: [String]) {
@@ -91,3 +98,15 @@ public struct VardictWriter: ~Copyable {
     }
 }
 
+/// Arguments given as values, checked by whoever sends them (``Marshalling/check(_:)``).
+struct ValueArguments: MessageArguments {
+    var values: [DBusValue]
+
+    init(_ values: [DBusValue]) { self.values = values }
+
+    var signature: Signature { .sequence(values.map(\.signature)) }
+
+    func write(to writer: inout ArgumentWriter) {
+        for value in values { writer.append(value) }
+    }
+}

@@ -2,23 +2,27 @@
 import Glibc
 #endif
 
-/// Reads a received body's arguments in order, decoding only what the caller asks for: the entries
-/// of a dictionary are visited where they lie, their keys are compared without becoming `String`s,
-/// and a value no one asks for is stepped over without becoming a ``DBusValue``.
+/// The one reader of message bodies: it takes a body's arguments in order, where they lie,
+/// decoding only what the caller asks for. The entries of a dictionary are visited in place, their
+/// keys compared without becoming `String`s, and a value no one asks for is stepped over without
+/// becoming a ``DBusValue``. A ``DBusValue`` tree is what ``value()`` reads, and all that
+/// ``MessageBody/values()`` and ``BusMessage/arguments`` are.
 ///
-/// For the few messages a daemon receives by the thousand and reads a handful of keys of: a
-/// player's `PropertiesChanged` carries a dozen `Metadata` entries, nested in variants and arrays,
-/// of which a follower reads nine. Built into a ``DBusValue`` tree, copied and released, that tree
-/// cost more than the rest of a track change's handling in Swift (callgrind, bench track changes).
-///
-/// Every read is bounds-checked like ``MessageBody/values()``, whose decoding it shares; what is
-/// stepped over is checked against the signature and the end of the body, not decoded. A read that
-/// throws leaves the reader where it was, so a value a caller fails to read (and catches) is then
-/// stepped over like any unread value. The reader, and the keys and readers it hands out, point
-/// into the body: they are valid only inside the ``MessageBody/read(_:)`` that made them.
+/// Every read is bounds-checked (``WireCursor``); what is stepped over is checked against the
+/// signature and the end of the body, not decoded. Strings follow ``WireText``: each NUL and each
+/// ill-formed UTF-8 sequence reads as U+FFFD (libdbus lets neither through, but a body from
+/// elsewhere reads by the same rule). A read that throws leaves the reader where it was, so a value
+/// a caller fails to read (and catches) is then stepped over like any unread value. The reader, and
+/// the keys and readers it hands out, point into the body: they are valid only inside the
+/// ``MessageBody/read(_:)`` that made them.
 public struct BodyReader: ~Copyable {
-    fileprivate var wire: WireReader
-    fileprivate var types: WireReader.Types
+    fileprivate var wire: WireCursor
+    fileprivate var types: WireCursor.Types
+
+    init(wire: WireCursor, types: WireCursor.Types) {
+        self.wire = wire
+        self.types = types
+    }
 
     /// Whether every argument has been read.
     public var isAtEnd: Bool { types.isAtEnd }
@@ -26,6 +30,14 @@ public struct BodyReader: ~Copyable {
     /// The next argument, decoded whole. Throws when there is none.
     public mutating func value() throws(MarshallingError) -> DBusValue {
         try advancing { wire, types throws(MarshallingError) in try wire.value(&types, depth: 0) }
+    }
+
+    /// Hands `read` a reader of the next argument (see ``ValueReader``); an argument it does not
+    /// read is stepped over. Throws when there is none.
+    public mutating func argument(_ read: (inout ValueReader) throws(MarshallingError) -> Void) throws(MarshallingError) {
+        try advancing { wire, types throws(MarshallingError) in
+            try wire.visitValue(of: try types.skipCompleteType(), depth: 0, read)
+        }
     }
 
     /// Visits the elements of the next argument when it is — inside any variants — an array (not a
@@ -47,7 +59,7 @@ public struct BodyReader: ~Copyable {
 
     /// Runs `read` on copies of the position and keeps them only if it succeeds.
     private mutating func advancing<T>(
-        _ read: (inout WireReader, inout WireReader.Types) throws(MarshallingError) -> T
+        _ read: (inout WireCursor, inout WireCursor.Types) throws(MarshallingError) -> T
     ) throws(MarshallingError) -> T {
         var (movedWire, movedTypes) = (wire, types)
         let result = try read(&movedWire, &movedTypes)
@@ -72,15 +84,15 @@ public struct EntryKey: ~Copyable {
         return memcmp(name.utf8Start, base, utf8.count) == 0
     }
 
-    /// The key as a `String`.
-    public var string: String { String(decoding: utf8, as: UTF8.self) }
+    /// The key as a `String` (by ``WireText``'s rule).
+    public var string: String { WireText.string(utf8) }
 }
 
-/// One value inside an argument — a dictionary entry's (``BodyReader/entries(_:)``) or an array
-/// element (``BodyReader/elements(_:)``): read it, or leave it to be stepped over. A read that
-/// throws counts as none: the value is then stepped over.
+/// One value — an argument (``BodyReader/argument(_:)``), a dictionary entry's
+/// (``BodyReader/entries(_:)``) or an array element (``BodyReader/elements(_:)``): read it, or
+/// leave it to be stepped over. A read that throws counts as none: the value is then stepped over.
 public struct ValueReader: ~Copyable {
-    fileprivate var wire: WireReader
+    fileprivate var wire: WireCursor
     fileprivate let type: UnsafeRawBufferPointer
     fileprivate let depth: Int
     fileprivate var isRead = false
@@ -91,13 +103,13 @@ public struct ValueReader: ~Copyable {
         try reading { wire, types, depth throws(MarshallingError) in
             guard types.text.count == 1, types.text[0] == UInt8(ascii: "v") else {
                 let value = try wire.value(&types, depth: depth)
-                guard types.isAtEnd else { throw WireReader.malformed("a value of more than one type") }
+                guard types.isAtEnd else { throw WireCursor.malformed("a value of more than one type") }
                 return value
             }
             // The variant's content, decoded where it lies rather than boxed and unwrapped.
-            var inner = WireReader.Types(text: try wire.signatureText(), index: 0)
+            var inner = WireCursor.Types(text: try wire.signatureText(), index: 0)
             let content = try wire.value(&inner, depth: depth + 1)
-            guard inner.isAtEnd else { throw WireReader.malformed("a variant holding more than one value") }
+            guard inner.isAtEnd else { throw WireCursor.malformed("a variant holding more than one value") }
             return content
         }
     }
@@ -113,11 +125,11 @@ public struct ValueReader: ~Copyable {
     /// Runs `read` on a copy of the position and keeps it, marking the value read, only if it
     /// succeeds.
     private mutating func reading<T>(
-        _ read: (inout WireReader, inout WireReader.Types, Int) throws(MarshallingError) -> T
+        _ read: (inout WireCursor, inout WireCursor.Types, Int) throws(MarshallingError) -> T
     ) throws(MarshallingError) -> T {
         guard !isRead else { throw MarshallingError(reason: "a value read twice") }
         var moved = wire
-        var types = WireReader.Types(text: type, index: 0)
+        var types = WireCursor.Types(text: type, index: 0)
         let result = try read(&moved, &types, depth)
         wire = moved
         isRead = true
@@ -125,26 +137,7 @@ public struct ValueReader: ~Copyable {
     }
 }
 
-extension MessageBody {
-    /// Reads the body through `read`, which takes the arguments in order (see ``BodyReader``) and
-    /// keeps what it needs. Not generic over a result: across the module boundary a generic
-    /// `read<T>` ran unspecialised, asking the runtime for `Result<T, …>` on every message.
-    public func read(_ read: (inout BodyReader) throws(MarshallingError) -> Void) throws(MarshallingError) {
-        var text = signature.rawValue
-        var failure: MarshallingError?
-        text.withUTF8 { signature in
-            bytes.withUnsafeBytes { body in
-                var reader = BodyReader(
-                    wire: WireReader(body, isBigEndian: isBigEndian),
-                    types: WireReader.Types(text: UnsafeRawBufferPointer(signature), index: 0))
-                do throws(MarshallingError) { try read(&reader) } catch { failure = error }
-            }
-        }
-        if let failure { throw failure }
-    }
-}
-
-extension WireReader {
+extension WireCursor {
     /// Visits a dictionary's entries (see ``BodyReader/entries(_:)``); `types` is at the value's
     /// type, variants around the dictionary are unwrapped.
     fileprivate mutating func entries(
@@ -194,7 +187,7 @@ extension WireReader {
     /// read nothing). Whether `read` took it.
     private mutating func container(
         _ types: inout Types, depth: Int,
-        _ read: (inout WireReader, inout Types, Int) throws(MarshallingError) -> Bool
+        _ read: (inout WireCursor, inout Types, Int) throws(MarshallingError) -> Bool
     ) throws(MarshallingError) -> Bool {
         guard depth <= Marshalling.maximumDepth else { throw Self.malformed("values nested more than \(Marshalling.maximumDepth) deep") }
         let start = types.index
@@ -213,7 +206,7 @@ extension WireReader {
 
     /// Hands `visit` a reader of the value of type `type` here, then steps over it unless `visit`
     /// read it.
-    private mutating func visitValue(
+    fileprivate mutating func visitValue(
         of type: UnsafeRawBufferPointer, depth: Int, _ visit: (inout ValueReader) throws(MarshallingError) -> Void
     ) throws(MarshallingError) {
         var value = ValueReader(wire: self, type: type, depth: depth)
@@ -223,36 +216,5 @@ extension WireReader {
         var skipped = Types(text: type, index: 0)
         try skip(&skipped, depth: depth)
         guard skipped.isAtEnd else { throw Self.malformed("a value of more than one type") }
-    }
-
-    /// Steps over one complete value of the type at `types`, checking it against the end of the
-    /// body but making nothing of it.
-    fileprivate mutating func skip(_ types: inout Types, depth: Int) throws(MarshallingError) {
-        guard depth <= Marshalling.maximumDepth else { throw Self.malformed("values nested more than \(Marshalling.maximumDepth) deep") }
-        let code = try types.next()
-        switch code {
-        case UInt8(ascii: "y"): _ = try fixed(UInt8.self)
-        case UInt8(ascii: "n"), UInt8(ascii: "q"): _ = try fixed(UInt16.self)
-        case UInt8(ascii: "b"), UInt8(ascii: "i"), UInt8(ascii: "u"): _ = try fixed(UInt32.self)
-        case UInt8(ascii: "x"), UInt8(ascii: "t"), UInt8(ascii: "d"): _ = try fixed(UInt64.self)
-        case UInt8(ascii: "s"), UInt8(ascii: "o"): _ = try terminated(Int(try fixed(UInt32.self)))
-        case UInt8(ascii: "g"): _ = try signatureText()
-        case UInt8(ascii: "v"):
-            var inner = Types(text: try signatureText(), index: 0)
-            try skip(&inner, depth: depth + 1)
-            guard inner.isAtEnd else { throw Self.malformed("a variant holding more than one value") }
-        case UInt8(ascii: "("), UInt8(ascii: "{"):
-            try align(8)
-            let close = code == UInt8(ascii: "(") ? UInt8(ascii: ")") : UInt8(ascii: "}")
-            while try types.peek() != close { try skip(&types, depth: depth + 1) }
-            types.index += 1
-        case UInt8(ascii: "a"):
-            offset = try arrayHeader(&types).end
-        case UInt8(ascii: "h"):
-            // As `value(_:depth:)`: a message carrying one is not for this layer.
-            throw MarshallingError(reason: "values of type 'h' are not supported")
-        default:
-            throw Self.malformed("the type code '\(Character(UnicodeScalar(code)))'")
-        }
     }
 }

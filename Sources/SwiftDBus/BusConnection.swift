@@ -113,8 +113,8 @@ public final class BusConnection: Sendable {
     /// `decodingReply` as for ``call(_:timeout:decodingReply:completion:)``.
     public func call(_ call: MethodCall, timeout: Duration = .seconds(25), decodingReply: Bool = true) async throws(BusError) -> BusMessage {
         // The reply is read on the connection's thread and used on the caller's. The continuation
-        // orders the two, but ThreadSanitizer cannot see that on Linux and reported every value read
-        // after the `await`; handing the reply over under a pthread mutex shows it the order.
+        // orders the two, but ThreadSanitizer cannot see that on Linux and would report every value
+        // read after the `await`; handing the reply over under a pthread mutex shows it the order.
         let handOver = PThreadMutex<Result<BusMessage, BusError>?>(nil)
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             self.call(call, timeout: timeout, decodingReply: decodingReply) { result in

@@ -172,85 +172,34 @@ struct ReplyAddress: Sendable {
 enum Outgoing: Sendable {
     case methodCall(MethodCall, expectsReply: Bool)
     case signal(SignalEmission)
-    case reply(ReplyAddress, [DBusValue])
-    case replyWriting(ReplyAddress, any MessageArguments)
+    case reply(ReplyAddress, any MessageArguments)
     case error(ReplyAddress, BusError)
 
-    /// Builds the libdbus message; the caller owns (and must unref) the result.
-    ///
-    /// The corresponding libdbus calls are `dbus_message_new_method_call`, `dbus_message_copy` of
-    /// a signal from `signals`, and `dbus_message_new` with the header setters; arguments that
-    /// write themselves go through ``WireMessage`` instead. Returns `nil` only when memory runs out
-    /// (or, for a written body, when libdbus refuses it).
-    func makeMessage(signals: inout SignalTemplates) -> OpaquePointer? {
+    /// Builds the libdbus message (``WireMessage``); the caller owns (and must unref) the result.
+    /// Returns `nil` only when memory runs out or libdbus refuses the message; a reply it refuses
+    /// is answered with `Failed` instead.
+    func makeMessage() -> OpaquePointer? {
         switch self {
+        case .methodCall(let call, let expectsReply):
+            let header = WireMessage.Header(
+                kind: .methodCall, path: call.path.rawValue, interface: call.interface?.rawValue, member: call.member.rawValue,
+                destination: call.destination?.rawValue, expectsReply: expectsReply, allowsAutoStart: call.allowsAutoStart)
+            return WireMessage.make(header, arguments: ValueArguments(call.arguments))
         case .signal(let signal):
-            guard let body = signal.body else { return makeMessageFromValues(signals: &signals) }
             let header = WireMessage.Header(
                 kind: .signal, path: signal.path.rawValue, interface: signal.interface.rawValue,
                 member: signal.member.rawValue, destination: signal.destination?.rawValue)
-            return WireMessage.make(header, arguments: body)
-        case .replyWriting(let address, let writing):
+            return WireMessage.make(header, arguments: signal.body ?? ValueArguments(signal.arguments))
+        case .reply(let address, let arguments):
             let header = WireMessage.Header(kind: .methodReturn, replySerial: address.serial, destination: address.sender)
-            if let message = WireMessage.make(header, arguments: writing) { return message }
+            if let message = WireMessage.make(header, arguments: arguments) { return message }
             // A caller must not wait for its timeout because its reply could not be built.
-            return Outgoing.error(address, .failed("internal error: the reply '\(writing.signature)' could not be built"))
-                .makeMessage(signals: &signals)
-        default:
-            return makeMessageFromValues(signals: &signals)
-        }
-    }
-
-    private func makeMessageFromValues(signals: inout SignalTemplates) -> OpaquePointer? {
-        let message: OpaquePointer?
-        let arguments: [DBusValue]
-        switch self {
-        case .methodCall(let call, let expectsReply):
-            message = dbus_message_new_method_call(
-                call.destination?.rawValue, call.path.rawValue, call.interface?.rawValue, call.member.rawValue)
-            if let message {
-                dbus_message_set_auto_start(message, call.allowsAutoStart ? 1 : 0)
-                dbus_message_set_no_reply(message, expectsReply ? 0 : 1)
-            }
-            arguments = call.arguments
-        case .signal(let signal):
-            message = signals.newSignal(path: signal.path, interface: signal.interface, member: signal.member)
-            if let message, let destination = signal.destination {
-                dbus_message_set_destination(message, destination.rawValue)
-            }
-            arguments = signal.arguments
-        case .reply(let address, let values):
-            message = dbus_message_new(cdbus_message_type_method_return)
-            if let message { Self.address(message, to: address) }
-            arguments = values
-        case .replyWriting:
-            return nil  // see makeMessage
+            return Outgoing.error(address, .failed("internal error: the reply '\(arguments.signature)' could not be built"))
+                .makeMessage()
         case .error(let address, let error):
-            message = dbus_message_new(cdbus_message_type_error)
-            if let message {
-                Self.address(message, to: address)
-                dbus_message_set_error_name(message, error.name.rawValue)
-            }
-            arguments = [.string(error.message.replacingNULs())]
+            let header = WireMessage.Header(
+                kind: .error, errorName: error.name.rawValue, replySerial: address.serial, destination: address.sender)
+            return WireMessage.make(header, arguments: ValueArguments([.string(error.message)]))
         }
-        guard let message else { return nil }
-        guard Marshalling.append(arguments, to: message) else {
-            dbus_message_unref(message)
-            return nil
-        }
-        return message
-    }
-
-    private static func address(_ message: OpaquePointer, to address: ReplyAddress) {
-        dbus_message_set_no_reply(message, 1)
-        dbus_message_set_reply_serial(message, address.serial)
-        if let sender = address.sender { dbus_message_set_destination(message, sender) }
-    }
-}
-
-extension String {
-    /// D-Bus strings cannot carry NUL; error messages are ours to clean rather than to drop.
-    func replacingNULs() -> String {
-        utf8.contains(0) ? String(decoding: utf8.map { $0 == 0 ? UInt8(ascii: "?") : $0 }, as: UTF8.self) : self
     }
 }

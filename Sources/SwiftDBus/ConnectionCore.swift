@@ -18,7 +18,6 @@ final class ConnectionCore: @unchecked Sendable {
     private var nextHandlerID: UInt64 = 0
     private var watchID: UInt64?
     private var names = HeaderNames()
-    private var signals = SignalTemplates()
     var disconnectHandlers: [@Sendable () -> Void] = []
     var objects = ObjectTable()
     /// Asked before each sleep: while it answers `false` the socket is not read (see
@@ -186,7 +185,7 @@ final class ConnectionCore: @unchecked Sendable {
     /// what the socket takes now, the rest when poll says the socket is writable.
     @discardableResult
     func send(_ outgoing: Outgoing) -> UInt32? {
-        guard let raw, let message = outgoing.makeMessage(signals: &signals) else { return nil }
+        guard let raw, let message = outgoing.makeMessage() else { return nil }
         defer { dbus_message_unref(message) }
         var serial: UInt32 = 0
         guard dbus_connection_send(raw, message, &serial) != 0 else { return nil }

@@ -38,9 +38,8 @@ extension DBusValue {
     /// Any D-Bus integer type whose value fits `T` — the contract's "be liberal with clients":
     /// python3-dbus sends `i`, gdbus callers write `<uint32 50>`, both mean the same number.
     ///
-    /// Inlinable so that a caller in another module gets it specialised for its `T`: called
-    /// generically it asked the runtime for `Optional<T>`'s metadata each time (callgrind, a
-    /// track change's `mpris:length`).
+    /// Inlinable so that a caller in another module gets it specialised for its `T` rather than
+    /// asking the runtime for `Optional<T>`'s metadata on each call.
     @inlinable
     public func integer<T: FixedWidthInteger>(as type: T.Type = T.self) throws(TypeMismatch) -> T {
         let result: T?
@@ -100,5 +99,13 @@ extension DBusValue {
             if case .variant(let inner) = entry.value { result[name] = inner } else { result[name] = entry.value }
         }
         return result
+    }
+
+    /// Reads the value with the reader a received message is read with (``BodyReader``), as a peer
+    /// would read it once sent: written by the one writer, then handed to `read` as an argument.
+    /// So a decoder written for bodies takes a value built in Swift the same way, not by a twin.
+    /// Throws for a value no message can carry (``Marshalling/check(_:)``).
+    public func read(_ read: (inout ValueReader) throws(MarshallingError) -> Void) throws(MarshallingError) {
+        try MessageBody([self]).read { reader throws(MarshallingError) in try reader.argument(read) }
     }
 }

@@ -3,11 +3,12 @@
 /// Values from other processes arrive as `DBusValue`s; reading one as the wrong type gives a
 /// ``DBusValue/TypeMismatch`` error the caller can inspect, never a crash.
 ///
-/// Only the variant and the dictionary are stored out of line: with every case indirect, each
-/// value — every string, integer and dictionary key — was a heap box of its own, and making and
-/// freeing those boxes was a good part of decoding a player's `PropertiesChanged` (callgrind,
-/// bench/run track changes; reading a 50-asset page took some 800 boxes). Arrays and structs hold
-/// their elements in an array already.
+/// Values are built by hand, or read out of a message by ``BodyReader/value()``; they are written
+/// by the one writer (``ArgumentWriter/append(_:)``).
+///
+/// Only the variant and the dictionary are stored out of line, so that every string, integer and
+/// dictionary key is not a heap box of its own; arrays and structs hold their elements in an
+/// array already.
 public enum DBusValue: Sendable, Hashable {
     case byte(UInt8)
     case boolean(Bool)

@@ -132,7 +132,7 @@ public final class EventLoop: Sendable {
         var descriptors: [pollfd] = []
         var ids: [UInt64] = []
         // Submitted work is taken by swapping buffers, so neither side allocates once both have
-        // grown: copying the queue out and emptying it made a new buffer on every wake-up.
+        // grown, where copying the queue out and emptying it would make a new buffer every wake-up.
         var work: [Work] = []
         while true {
             let stopping = shared.withLock { s -> Bool in

@@ -5,7 +5,7 @@ import Glibc
 /// A value guarded by a `pthread_mutex_t`: the event loop's small shared state.
 ///
 /// Why not `Synchronization.Mutex`: on Linux it locks with futex system calls of its own, which
-/// ThreadSanitizer cannot see, so `swift test --sanitize=thread` reported every access it guards
+/// ThreadSanitizer cannot see, so `swift test --sanitize=thread` reports every access it guards
 /// as a data race — noise that would hide a real one. ThreadSanitizer intercepts pthread mutexes.
 ///
 /// The mutex is allocated on the heap (a `pthread_mutex_t` must not move once initialised), owned

@@ -3,13 +3,15 @@ internal import CDBus
 import Glibc
 #endif
 
-/// The arguments of a received message as they came off the wire: their signature and the
-/// marshalled bytes, in the sender's byte order.
+/// The arguments of a message as they lie on the wire: their signature and the marshalled bytes, in
+/// the sender's byte order. Read them with ``read(_:)`` (``BodyReader``), or whole with
+/// ``values()``.
 ///
 /// libdbus validates every message as it reads it from the socket (the body matches its signature,
-/// strings are UTF-8 without NUL, nesting stays within 64 containers), so a body is well formed.
-/// Two bodies are equal when their signatures and bytes are: the same values, sent the same way.
-/// That comparison is what lets a handler drop a player's exact repeat without decoding anything.
+/// strings are UTF-8 without NUL, nesting stays within 64 containers), so a received body is well
+/// formed. Two bodies are equal when their signatures and bytes are: the same values, sent the same
+/// way. That comparison is what lets a handler drop a player's exact repeat without decoding
+/// anything.
 public struct MessageBody: Sendable, Equatable {
     public let signature: Signature
     let bytes: [UInt8]
@@ -33,31 +35,55 @@ public struct MessageBody: Sendable, Equatable {
         }
         defer { dbus_free(data) }
         let wire = UnsafeRawBufferPointer(start: data, count: Int(length))
-        guard wire.count >= 16 else { throw WireReader.malformed("a header shorter than 16 bytes") }
+        guard wire.count >= 16 else { throw WireCursor.malformed("a header shorter than 16 bytes") }
         let isBigEndian = wire[0] == UInt8(ascii: "B")
         let raw = wire.loadUnaligned(fromByteOffset: 4, as: UInt32.self)
         let bodyLength = Int(isBigEndian ? UInt32(bigEndian: raw) : UInt32(littleEndian: raw))
-        guard bodyLength <= wire.count - 16 else { throw WireReader.malformed("a body longer than its message") }
+        guard bodyLength <= wire.count - 16 else { throw WireCursor.malformed("a body longer than its message") }
         let body = UnsafeRawBufferPointer(rebasing: wire[(wire.count - bodyLength)...])
         self.init(signature: signature, bytes: Array(body), isBigEndian: isBigEndian)
     }
 
-    /// Decodes the values, in order. Throws only for what this layer does not carry (a Unix fd),
-    /// or for bytes that do not match the signature — which libdbus never lets through.
+    /// The body a message carrying `values` has: checked (``Marshalling/check(_:)``), then written
+    /// by ``WireWriter``, as any message this layer sends.
+    public init(_ values: [DBusValue]) throws(MarshallingError) {
+        try Marshalling.check(values)
+        var wire = WireWriter(capacity: 256)
+        for value in values { wire.value(value) }
+        self.init(signature: .sequence(values.map(\.signature)), bytes: wire.withBytes { Array($0) }, isBigEndian: false)
+    }
+
+    /// Reads the body through `read`, which takes the arguments in order (see ``BodyReader``) and
+    /// keeps what it needs. Not generic over a result: across the module boundary a generic
+    /// `read<T>` runs unspecialised, asking the runtime for `Result<T, …>` on every message.
+    public func read(_ read: (inout BodyReader) throws(MarshallingError) -> Void) throws(MarshallingError) {
+        var text = signature.rawValue
+        var failure: MarshallingError?
+        text.withUTF8 { signature in
+            bytes.withUnsafeBytes { body in
+                var reader = BodyReader(
+                    wire: WireCursor(body, isBigEndian: isBigEndian),
+                    types: WireCursor.Types(text: UnsafeRawBufferPointer(signature), index: 0))
+                do throws(MarshallingError) { try read(&reader) } catch { failure = error }
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    /// The values, in order, each read whole by ``BodyReader/value()``. Throws only for what this
+    /// layer does not carry (a Unix fd), or for bytes that do not match the signature — which
+    /// libdbus never lets through.
     public func values() throws(MarshallingError) -> [DBusValue] {
         try values(limit: .max)
     }
 
-    /// Decodes the first `limit` values only (a match rule's `arg0` needs one).
+    /// The first `limit` values only (a match rule's `arg0` needs one).
     func values(limit: Int) throws(MarshallingError) -> [DBusValue] {
-        var text = signature.rawValue
-        let result = text.withUTF8 { types in
-            bytes.withUnsafeBytes { body in
-                var reader = WireReader(body, isBigEndian: isBigEndian)
-                return Result { () throws(MarshallingError) in try reader.values(types: UnsafeRawBufferPointer(types), limit: limit) }
-            }
+        var values: [DBusValue] = []
+        try read { reader throws(MarshallingError) in
+            while !reader.isAtEnd && values.count < limit { values.append(try reader.value()) }
         }
-        return try result.get()
+        return values
     }
 
     public static func == (a: MessageBody, b: MessageBody) -> Bool {
@@ -68,233 +94,5 @@ public struct MessageBody: Sendable, Equatable {
                 return memcmp(p, q, x.count) == 0
             }
         }
-    }
-}
-
-/// Reads ``DBusValue``s out of a body in the D-Bus wire format (the specification's
-/// "Marshaling (Wire Format)").
-///
-/// Offsets count from the start of the body, which the format aligns to 8 bytes, so padding works
-/// out the same as in the whole message. Every read is checked against the end of the body and the
-/// signature, and nesting is bounded like ``Marshalling/maximumDepth``: the reader relies on
-/// libdbus's validation for the values' meaning, never for memory safety.
-struct WireReader {
-    private let body: UnsafeRawBufferPointer
-    private let isBigEndian: Bool
-    var offset = 0
-
-    init(_ body: UnsafeRawBufferPointer, isBigEndian: Bool) {
-        self.body = body
-        self.isBigEndian = isBigEndian
-    }
-
-    static func malformed(_ what: String) -> MarshallingError {
-        MarshallingError(reason: "malformed message body: \(what)")
-    }
-
-    /// A position in a signature: the message's own, or a variant's (which lies in the body).
-    struct Types {
-        let text: UnsafeRawBufferPointer
-        var index: Int
-
-        var isAtEnd: Bool { index >= text.count }
-
-        func peek() throws(MarshallingError) -> UInt8 {
-            guard index < text.count else { throw WireReader.malformed("the signature ends inside a type") }
-            return text[index]
-        }
-
-        mutating func next() throws(MarshallingError) -> UInt8 {
-            let code = try peek()
-            index += 1
-            return code
-        }
-
-        /// Moves past one complete type and returns its text.
-        mutating func skipCompleteType() throws(MarshallingError) -> UnsafeRawBufferPointer {
-            let start = index
-            var open = 0
-            while true {
-                switch try next() {
-                case UInt8(ascii: "a"): continue  // an array's element type follows
-                case UInt8(ascii: "("), UInt8(ascii: "{"): open += 1
-                case UInt8(ascii: ")"), UInt8(ascii: "}"):
-                    open -= 1
-                    guard open >= 0 else { throw WireReader.malformed("unbalanced brackets in the signature") }
-                default: break
-                }
-                if open == 0 { return UnsafeRawBufferPointer(rebasing: text[start..<index]) }
-            }
-        }
-    }
-
-    mutating func values(types text: UnsafeRawBufferPointer, limit: Int) throws(MarshallingError) -> [DBusValue] {
-        var types = Types(text: text, index: 0)
-        var values: [DBusValue] = []
-        // A body holds at most as many values as its signature has characters; most have a few.
-        values.reserveCapacity(min(limit, text.count, 16))
-        while !types.isAtEnd && values.count < limit {
-            values.append(try value(&types, depth: 0))
-        }
-        return values
-    }
-
-    // MARK: Basic values
-
-    mutating func align(_ boundary: Int) throws(MarshallingError) {
-        let aligned = (offset + boundary - 1) & ~(boundary - 1)
-        guard aligned <= body.count else { throw Self.malformed("padding runs past the end") }
-        offset = aligned
-    }
-
-    mutating func fixed<T: FixedWidthInteger>(_: T.Type) throws(MarshallingError) -> T {
-        let size = MemoryLayout<T>.size
-        try align(size)
-        guard size <= body.count - offset else { throw Self.malformed("a \(size)-byte value runs past the end") }
-        let raw = body.loadUnaligned(fromByteOffset: offset, as: T.self)
-        offset += size
-        return isBigEndian ? T(bigEndian: raw) : T(littleEndian: raw)
-    }
-
-    /// `count` bytes followed by the NUL that ends every string and signature.
-    mutating func terminated(_ count: Int) throws(MarshallingError) -> UnsafeRawBufferPointer {
-        guard count < body.count - offset, body[offset + count] == 0 else { throw Self.malformed("a string without its NUL") }
-        defer { offset += count + 1 }
-        return UnsafeRawBufferPointer(rebasing: body[offset..<offset + count])
-    }
-
-    private mutating func string() throws(MarshallingError) -> String {
-        let count = Int(try fixed(UInt32.self))
-        return String(decoding: try terminated(count), as: UTF8.self)
-    }
-
-    /// A signature's text (`g`, and the type of a variant's content): a one-byte length.
-    mutating func signatureText() throws(MarshallingError) -> UnsafeRawBufferPointer {
-        try terminated(Int(try fixed(UInt8.self)))
-    }
-
-    // MARK: Values
-
-    private static func alignment(of code: UInt8) -> Int {
-        switch code {
-        case UInt8(ascii: "n"), UInt8(ascii: "q"): 2
-        case UInt8(ascii: "b"), UInt8(ascii: "i"), UInt8(ascii: "u"), UInt8(ascii: "s"), UInt8(ascii: "o"),
-             UInt8(ascii: "a"), UInt8(ascii: "h"): 4
-        case UInt8(ascii: "x"), UInt8(ascii: "t"), UInt8(ascii: "d"), UInt8(ascii: "("), UInt8(ascii: "{"): 8
-        default: 1
-        }
-    }
-
-    mutating func value(_ types: inout Types, depth: Int) throws(MarshallingError) -> DBusValue {
-        guard depth <= Marshalling.maximumDepth else { throw Self.malformed("values nested more than \(Marshalling.maximumDepth) deep") }
-        let code = try types.next()
-        switch code {
-        case UInt8(ascii: "y"): return .byte(try fixed(UInt8.self))
-        case UInt8(ascii: "b"):
-            switch try fixed(UInt32.self) {
-            case 0: return .boolean(false)
-            case 1: return .boolean(true)
-            default: throw Self.malformed("a boolean other than 0 or 1")
-            }
-        case UInt8(ascii: "n"): return .int16(Int16(bitPattern: try fixed(UInt16.self)))
-        case UInt8(ascii: "q"): return .uint16(try fixed(UInt16.self))
-        case UInt8(ascii: "i"): return .int32(Int32(bitPattern: try fixed(UInt32.self)))
-        case UInt8(ascii: "u"): return .uint32(try fixed(UInt32.self))
-        case UInt8(ascii: "x"): return .int64(Int64(bitPattern: try fixed(UInt64.self)))
-        case UInt8(ascii: "t"): return .uint64(try fixed(UInt64.self))
-        case UInt8(ascii: "d"): return .double(Double(bitPattern: try fixed(UInt64.self)))
-        case UInt8(ascii: "s"): return .string(try string())
-        case UInt8(ascii: "o"): return .objectPath(ObjectPath(validated: try string()))
-        case UInt8(ascii: "g"): return .signature(Signature(validated: String(decoding: try signatureText(), as: UTF8.self)))
-        case UInt8(ascii: "v"):
-            var inner = Types(text: try signatureText(), index: 0)
-            let content = try value(&inner, depth: depth + 1)
-            guard inner.isAtEnd else { throw Self.malformed("a variant holding more than one value") }
-            return .variant(content)
-        case UInt8(ascii: "("):
-            try align(8)
-            var fields: [DBusValue] = []
-            while try types.peek() != UInt8(ascii: ")") {
-                fields.append(try value(&types, depth: depth + 1))
-            }
-            types.index += 1
-            guard !fields.isEmpty else { throw Self.malformed("an empty struct") }
-            return .structure(fields)
-        case UInt8(ascii: "a"):
-            return try array(&types, depth: depth)
-        case UInt8(ascii: "h"):
-            throw MarshallingError(reason: "values of type 'h' are not supported")
-        default:
-            throw Self.malformed("the type code '\(Character(UnicodeScalar(code)))'")
-        }
-    }
-
-    /// An array's length, element type and padding, read with `types` just past its `a`: the
-    /// element type's text and the offset where the elements end. The padding before the first
-    /// element is there even when there is none; the length counts from after it.
-    mutating func arrayHeader(_ types: inout Types) throws(MarshallingError) -> (element: UnsafeRawBufferPointer, end: Int) {
-        let length = Int(try fixed(UInt32.self))
-        let element = try types.skipCompleteType()
-        try align(Self.alignment(of: element[0]))
-        guard length <= body.count - offset else { throw Self.malformed("an array runs past the end") }
-        return (element, offset + length)
-    }
-
-    /// An array (`a…`) or a dictionary (`a{…}`); `types` is just past the `a`.
-    private mutating func array(_ types: inout Types, depth: Int) throws(MarshallingError) -> DBusValue {
-        let (element, end) = try arrayHeader(&types)
-        let length = end - offset
-        defer { offset = end }
-
-        guard element[0] == UInt8(ascii: "{") else {
-            var items: [DBusValue] = []
-            items.reserveCapacity(Self.likelyCount(length: length, smallestItem: 8))
-            while offset < end {
-                var itemTypes = Types(text: element, index: 0)
-                items.append(try value(&itemTypes, depth: depth + 1))
-            }
-            guard offset == end else { throw Self.malformed("an array element runs past the array") }
-            return .array(element: Self.signature(element), items)
-        }
-        // `{kv}`: k is one basic type code, v one complete type.
-        guard element.count >= 4 else { throw Self.malformed("a dictionary entry type without key and value") }
-        let key = UnsafeRawBufferPointer(rebasing: element[1..<2])
-        let valueType = UnsafeRawBufferPointer(rebasing: element[2..<(element.count - 1)])
-        var entries: [DBusValue.DictionaryEntry] = []
-        entries.reserveCapacity(Self.likelyCount(length: length, smallestItem: 16))
-        while offset < end {
-            try align(8)
-            var keyTypes = Types(text: key, index: 0)
-            var valueTypes = Types(text: valueType, index: 0)
-            let k = try value(&keyTypes, depth: depth + 2)
-            let v = try value(&valueTypes, depth: depth + 2)
-            guard valueTypes.isAtEnd else { throw Self.malformed("a dictionary value of more than one type") }
-            entries.append(.init(key: k, value: v))
-        }
-        guard offset == end else { throw Self.malformed("a dictionary entry runs past the array") }
-        return .dictionary(key: Self.signature(key), value: Self.signature(valueType), entries)
-    }
-
-    /// Room for an array's items, reserved up front: growing one item at a time reallocated a
-    /// `Metadata` dictionary four times per signal. Bounded by the most items `length` bytes can
-    /// hold, and by 16 so that a large array (grown as usual past it) reserves no more than a
-    /// small one needs. Entries are 8-aligned, so 16 bytes is the least a dictionary entry with a
-    /// string key takes; an array item's least is taken as 8 (a string or an aligned integer).
-    private static func likelyCount(length: Int, smallestItem: Int) -> Int {
-        min(16, (length + smallestItem - 1) / smallestItem)
-    }
-
-    /// The ``Signature`` for a type's text, sharing the common ones rather than making a string each time.
-    private static func signature(_ text: UnsafeRawBufferPointer) -> Signature {
-        if text.count == 1 {
-            switch text[0] {
-            case UInt8(ascii: "s"): return .string
-            case UInt8(ascii: "v"): return .variant
-            case UInt8(ascii: "o"): return .objectPath
-            case UInt8(ascii: "y"): return .byte
-            default: break
-            }
-        }
-        return Signature(validated: String(decoding: text, as: UTF8.self))
     }
 }

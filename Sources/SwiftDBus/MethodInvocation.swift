@@ -39,7 +39,7 @@ public final class MethodInvocation: Sendable {
             fail(.failed("internal error: \(error.reason)"))
             return
         }
-        answer(.reply(address, values))
+        answer(.reply(address, ValueArguments(values)))
     }
 
     /// Answers with arguments that write themselves (see ``MessageArguments``), which must match the
@@ -49,7 +49,7 @@ public final class MethodInvocation: Sendable {
             fail(.failed("internal error: reply signature '\(body.signature)' does not match the declared '\(declaredReply)'"))
             return
         }
-        answer(.replyWriting(address, body))
+        answer(.reply(address, body))
     }
 
     /// Answers with an error reply.

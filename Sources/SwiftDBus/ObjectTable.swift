@@ -47,7 +47,7 @@ struct ObjectTable {
         let answer = dispatch(call, core: core)
         guard call.expectsReply, let answer else { return nil }
         switch answer {
-        case .values(let values): return .reply(address, values)
+        case .values(let values): return .reply(address, ValueArguments(values))
         case .error(let error): return .error(address, error)
         }
     }

@@ -45,6 +45,17 @@ public struct Signature: Sendable, Hashable, CustomStringConvertible, Expressibl
         return result
     }
 
+    /// The boundary a value aligns to on the wire, from the first code of its type.
+    static func alignment(of code: UInt8) -> Int {
+        switch code {
+        case UInt8(ascii: "n"), UInt8(ascii: "q"): 2
+        case UInt8(ascii: "b"), UInt8(ascii: "i"), UInt8(ascii: "u"), UInt8(ascii: "s"), UInt8(ascii: "o"),
+             UInt8(ascii: "a"), UInt8(ascii: "h"): 4
+        case UInt8(ascii: "x"), UInt8(ascii: "t"), UInt8(ascii: "d"), UInt8(ascii: "("), UInt8(ascii: "{"): 8
+        default: 1
+        }
+    }
+
     private static func isValid(_ text: String) -> Bool {
         !text.utf8.contains(0) && text.withCString { dbus_signature_validate($0, nil) } != 0
     }

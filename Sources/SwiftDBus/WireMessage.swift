@@ -1,38 +1,48 @@
 internal import CDBus
 
-/// An outgoing message assembled from its header fields and a body already in the wire format,
-/// then handed to libdbus with `dbus_message_demarshal`.
+/// Every outgoing message — method call, reply, error, signal — assembled in the wire format by
+/// ``WireWriter`` (header fields, then the body ``ArgumentWriter`` writes after them) and handed to
+/// libdbus with `dbus_message_demarshal`.
 ///
-/// Why: building a body with libdbus's iterators validates the signature of every variant as it is
-/// opened — each validation takes and frees list links under a global lock — which made building a
-/// page of assets cost about half as much again as demarshalling the same bytes (bench/run, "floor:
-/// build one reply" and "demarshal one reply"), and was the largest part of sending `MediaAdded`.
-/// Demarshalling still validates the whole message, so libdbus never sends what it would not
-/// accept.
+/// Demarshalling validates the whole message, so libdbus never sends what it would not accept, and
+/// a body that does not match its signature is refused rather than sent. libdbus's own iterators
+/// validate each variant's signature as it is opened, which the `RecentMedia` rows of `bench/run`
+/// pay for, so the body is written here instead.
 ///
 /// The message is marshalled with serial 1 (zero is invalid) and sent as a `dbus_message_copy`,
 /// whose serial is 0 again: the connection numbers it like any other.
 enum WireMessage {
-    enum Kind: UInt8 {
-        case methodReturn = 2
-        case signal = 4
-    }
+    enum Kind {
+        case methodCall, methodReturn, error, signal
 
-    /// `NO_REPLY_EXPECTED`: what libdbus sets on the signals and replies it builds.
-    private static let noReplyExpected: UInt8 = 0x1
+        var code: UInt8 {
+            switch self {
+            case .methodCall: UInt8(cdbus_message_type_method_call)
+            case .methodReturn: UInt8(cdbus_message_type_method_return)
+            case .error: UInt8(cdbus_message_type_error)
+            case .signal: UInt8(cdbus_message_type_signal)
+            }
+        }
+    }
 
     struct Header {
         var kind: Kind
         var path: String?
         var interface: String?
         var member: String?
+        var errorName: String?
         var replySerial: UInt32?
         var destination: String?
+        /// `NO_REPLY_EXPECTED`, which libdbus sets on the signals, replies and errors it builds.
+        var expectsReply = false
+        /// Without it, `NO_AUTO_START`: the bus must not start the destination to deliver the call.
+        var allowsAutoStart = true
     }
 
     /// The message with `arguments` as its body, or `nil` when what they wrote does not match
     /// their declared signature (a bug in the sender) or libdbus refuses the message (a body over
-    /// the size D-Bus allows, or memory running out). The caller owns the result.
+    /// the size D-Bus allows, a value that does not match its type, or memory running out). The
+    /// caller owns the result.
     ///
     /// The header goes first, into the same buffer as the body: the body starts 8-aligned after
     /// it, as the wire format wants, and is never copied before libdbus takes it.
@@ -41,20 +51,22 @@ enum WireMessage {
     static func make(_ header: Header, arguments: any MessageArguments) -> OpaquePointer? {
         let signature = arguments.signature.rawValue
         var wire = WireWriter(capacity: 1024)
-        wire.byte(UInt8(ascii: "l"))
-        wire.byte(header.kind.rawValue)
-        wire.byte(noReplyExpected)
-        wire.byte(1)  // protocol version
+        wire.byte(cdbus_little_endian)
+        wire.byte(header.kind.code)
+        wire.byte((header.expectsReply ? 0 : cdbus_header_flag_no_reply_expected)
+            | (header.allowsAutoStart ? 0 : cdbus_header_flag_no_auto_start))
+        wire.byte(cdbus_major_protocol_version)
         let bodyLengthAt = wire.count
-        wire.uint32(0)
-        wire.uint32(1)  // serial; the copy sent has 0, and the connection gives it one
+        wire.fixed(UInt32(0))
+        wire.fixed(UInt32(1))  // serial; the copy sent has 0, and the connection gives it one
         let fields = wire.beginArray(elementAlignment: 8)
-        if let path = header.path { field(1, "o", &wire) { $0.string(path) } }
-        if let interface = header.interface { field(2, "s", &wire) { $0.string(interface) } }
-        if let member = header.member { field(3, "s", &wire) { $0.string(member) } }
-        if let replySerial = header.replySerial { field(5, "u", &wire) { $0.uint32(replySerial) } }
-        if let destination = header.destination { field(6, "s", &wire) { $0.string(destination) } }
-        if !signature.isEmpty { field(8, "g", &wire) { $0.signature(signature) } }
+        if let path = header.path { field(cdbus_header_field_path, "o", &wire) { $0.string(path) } }
+        if let interface = header.interface { field(cdbus_header_field_interface, "s", &wire) { $0.string(interface) } }
+        if let member = header.member { field(cdbus_header_field_member, "s", &wire) { $0.string(member) } }
+        if let errorName = header.errorName { field(cdbus_header_field_error_name, "s", &wire) { $0.string(errorName) } }
+        if let replySerial = header.replySerial { field(cdbus_header_field_reply_serial, "u", &wire) { $0.fixed(replySerial) } }
+        if let destination = header.destination { field(cdbus_header_field_destination, "s", &wire) { $0.string(destination) } }
+        if !signature.isEmpty { field(cdbus_header_field_signature, "g", &wire) { $0.signature(signature) } }
         wire.endArray(fields)
         wire.align(8)
         let bodyStart = wire.count

@@ -1,10 +1,13 @@
-/// Bytes in the D-Bus wire format, little-endian, as the specification lays them out: each value
-/// aligned to its size from the start of the message.
+/// The one writer of the D-Bus wire format: any ``DBusValue``, a message's header fields, and the
+/// shapes ``ArgumentWriter`` writes without a value tree. Every message this layer sends is written
+/// here and handed to libdbus whole (``WireMessage``), which validates it again.
 ///
-/// Only what ``ArgumentWriter`` and ``WireMessage`` need: bytes, 32- and 64-bit integers, strings,
-/// signatures, and arrays whose length is filled in once their elements are written. Written
-/// straight into memory it owns: appending to an `Array` a few bytes at a time cost more than
-/// libdbus's iterators saved (~17k instructions per `MediaAdded`; callgrind).
+/// Little-endian, each value aligned to its size from the start of the message, as the
+/// specification's "Marshaling (Wire Format)" lays them out. Strings follow ``WireText``: each NUL
+/// is written as U+FFFD. Values are written as they are, so a caller checks them first
+/// (``Marshalling/check(_:)``); what does not match its signature is refused by libdbus as a whole.
+///
+/// Bytes go straight into memory the writer owns, released when it goes.
 struct WireWriter: ~Copyable {
     private var base: UnsafeMutableRawPointer?
     private var capacity: Int
@@ -40,8 +43,7 @@ struct WireWriter: ~Copyable {
         return base.unsafelyUnwrapped + count
     }
 
-    /// Pads with zeros to a multiple of `boundary` (1, 2, 4 or 8): with a mask, not a division,
-    /// and as one 8-byte store, not a fill — some sixty times per `MediaAdded`.
+    /// Pads with zeros to a multiple of `boundary` (1, 2, 4 or 8).
     mutating func align(_ boundary: Int) {
         assert(boundary > 0 && boundary <= 8 && boundary & (boundary - 1) == 0, "alignment \(boundary)")
         let padding = (0 &- count) & (boundary - 1)
@@ -55,16 +57,12 @@ struct WireWriter: ~Copyable {
         count += 1
     }
 
-    mutating func uint32(_ value: UInt32) {
-        align(4)
-        room(4).storeBytes(of: value.littleEndian, as: UInt32.self)
-        count += 4
-    }
-
-    mutating func int64(_ value: Int64) {
-        align(8)
-        room(8).storeBytes(of: value.littleEndian, as: Int64.self)
-        count += 8
+    /// An integer of 2, 4 or 8 bytes, aligned to its size.
+    mutating func fixed<T: FixedWidthInteger>(_ value: T) {
+        let size = MemoryLayout<T>.size
+        align(size)
+        room(size).storeBytes(of: value.littleEndian, as: T.self)
+        count += size
     }
 
     /// Length, bytes, NUL: a string's or an object path's form, and (with a one-byte length) a
@@ -81,36 +79,26 @@ struct WireWriter: ~Copyable {
         count += lengthBytes + bytes.count + 1
     }
 
-    /// A string or object path. Each NUL inside becomes U+FFFD, which D-Bus can carry (see
-    /// ``ArgumentWriter``).
+    /// A string or object path, each NUL in it written as U+FFFD (``WireText``).
     mutating func string(_ text: String) {
         align(4)
-        // The bytes where they lie: `withUTF8` needs a mutable copy of the string, which cost a
-        // retain and a release of its storage per string written (callgrind, `MediaAdded`).
-        let written: Void? = text.utf8.withContiguousStorageIfAvailable { stringBytes($0) }
+        // The bytes where they lie when the string has them in one piece, which saves copying it.
+        let written: Void? = text.utf8.withContiguousStorageIfAvailable { stringBytes(UnsafeRawBufferPointer($0)) }
         if written == nil {
             var copy = text
-            copy.withUTF8 { stringBytes($0) }
-        }
-    }
-
-    /// A string's bytes, counted and NUL-terminated, each NUL in them sent as U+FFFD.
-    private mutating func stringBytes(_ utf8: UnsafeBufferPointer<UInt8>) {
-        if utf8.contains(0) {
-            var cleaned: [UInt8] = []
-            cleaned.reserveCapacity(utf8.count + 2 * utf8.count { $0 == 0 })
-            for byte in utf8 {
-                if byte == 0 { cleaned.append(contentsOf: [0xEF, 0xBF, 0xBD]) } else { cleaned.append(byte) }
-            }
-            cleaned.withUnsafeBytes { counted($0, lengthBytes: 4) }
-        } else {
-            counted(UnsafeRawBufferPointer(utf8), lengthBytes: 4)
+            copy.withUTF8 { stringBytes(UnsafeRawBufferPointer($0)) }
         }
     }
 
     mutating func string(_ text: StaticString) {
         align(4)
-        counted(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount), lengthBytes: 4)
+        stringBytes(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// A string's bytes, counted and NUL-terminated, each NUL in them written as U+FFFD.
+    private mutating func stringBytes(_ utf8: UnsafeRawBufferPointer) {
+        guard WireText.containsNUL(utf8) else { return counted(utf8, lengthBytes: 4) }
+        WireText.replacingNULs(utf8).withUnsafeBytes { counted($0, lengthBytes: 4) }
     }
 
     /// A signature: one byte of length, the type codes, NUL. At most 255 bytes (longer is no valid
@@ -129,7 +117,7 @@ struct WireWriter: ~Copyable {
     mutating func beginArray(elementAlignment: Int) -> (lengthAt: Int, start: Int) {
         align(4)
         let lengthAt = count
-        uint32(0)
+        fixed(UInt32(0))
         align(elementAlignment)
         return (lengthAt, count)
     }
@@ -143,5 +131,44 @@ struct WireWriter: ~Copyable {
     mutating func patch(_ value: UInt32, at offset: Int) {
         guard let base, offset + 4 <= count else { return }
         (base + offset).storeBytes(of: value.littleEndian, as: UInt32.self)
+    }
+
+    // MARK: Values
+
+    /// Writes `value` whole. It must have passed ``Marshalling/check(_:)``: an array element of
+    /// another type, say, is written as it is and makes a body libdbus refuses.
+    mutating func value(_ value: DBusValue) {
+        switch value {
+        case .byte(let v): byte(v)
+        case .boolean(let v): fixed(UInt32(v ? 1 : 0))
+        case .int16(let v): fixed(v)
+        case .uint16(let v): fixed(v)
+        case .int32(let v): fixed(v)
+        case .uint32(let v): fixed(v)
+        case .int64(let v): fixed(v)
+        case .uint64(let v): fixed(v)
+        case .double(let v): fixed(v.bitPattern)
+        case .string(let v): string(v)
+        case .objectPath(let v): string(v.rawValue)
+        case .signature(let v): signature(v.rawValue)
+        case .array(let element, let items):
+            let array = beginArray(elementAlignment: Signature.alignment(of: element.rawValue.utf8.first ?? 0))
+            for item in items { self.value(item) }
+            endArray(array)
+        case .dictionary(_, _, let entries):
+            let array = beginArray(elementAlignment: 8)
+            for entry in entries {
+                align(8)
+                self.value(entry.key)
+                self.value(entry.value)
+            }
+            endArray(array)
+        case .structure(let fields):
+            align(8)
+            for field in fields { self.value(field) }
+        case .variant(let inner):
+            signature(inner.signature.rawValue)
+            self.value(inner)
+        }
     }
 }

@@ -96,7 +96,11 @@ final class TestObject: Sendable {
                     ExportedMethod("Forget", outputs: [Argument("answer", .string)]) { _ in },
                     ExportedMethod("ReplyWrongly", outputs: [Argument("answer", .string)]) { call in call.reply([.int32(1)]) },
                     ExportedMethod("ReplyWithNUL", outputs: [Argument("answer", .string)]) { call in call.reply([.string("a\u{0}b")]) },
+                    ExportedMethod("ReplyTooDeep", outputs: [Argument("answer", .variant)]) { call in
+                        call.reply([.variant(MarshallingTests.arrays(33))])
+                    },
                     ExportedMethod("Fail") { call in call.fail(BusError("org.mediabroker.Test.Error.Custom", "it went wrong: ünïcode")) },
+                    ExportedMethod("FailWithNUL") { call in call.fail(BusError("org.mediabroker.Test.Error.Custom", "a\u{0}b")) },
                     ExportedMethod("Note", inputs: [Argument("text", .string)]) { [notes] call in
                         notes.put((try? call.arguments[0].string()) ?? "")
                         call.reply()

@@ -37,7 +37,7 @@ import Testing
             ["name", "s", "in"], ["tags", "as", "in"], ["text", "s", "out"], ["count", "u", "out"],
         ])
         #expect(player.children(named: "method").map { $0["name"] ?? "" } == [
-            "Add", "Describe", "Echo", "Hold", "Forget", "ReplyWrongly", "ReplyWithNUL", "Fail", "Note",
+            "Add", "Describe", "Echo", "Hold", "Forget", "ReplyWrongly", "ReplyWithNUL", "ReplyTooDeep", "Fail", "FailWithNUL", "Note",
         ])
         #expect(player.child("method", named: "Fail")?.children.isEmpty == true)
         #expect(root.child("interface", named: TestObject.otherInterface.rawValue)?.child("method", named: "Hello") != nil)

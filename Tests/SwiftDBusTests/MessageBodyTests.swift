@@ -3,17 +3,26 @@ internal import CDBus
 import Testing
 
 /// A received message's body: kept as the bytes libdbus checked, compared byte for byte (what lets
-/// a handler drop an exact repeat), and decoded on demand by ``WireReader`` — in either byte order,
-/// and without ever trusting a length or a depth it has not checked.
+/// a handler drop an exact repeat), and read whole on demand by ``BodyReader`` — in either byte
+/// order, and without ever trusting a length or a depth it has not checked.
 @Suite struct MessageBodyTests {
-    /// The body of a signal carrying `values`, as a receiver gets it.
-    static func body(_ values: [DBusValue]) throws -> MessageBody {
-        let message = try #require(dbus_message_new_signal("/test", "org.mediabroker.Test", "Values"))
-        defer { dbus_message_unref(message) }
-        try Marshalling.check(values)
-        #expect(Marshalling.append(values, to: message))
-        return try MessageBody(of: message, signature: Signature.sequence(values.map(\.signature)))
-    }
+    /// The body of a signal carrying `values`, as a receiver gets it (written by libdbus).
+    static func body(_ values: [DBusValue]) throws -> MessageBody { try LibdbusReference.body(values) }
+
+    static let basics: [DBusValue] = [
+        .byte(0xFE), .boolean(true), .boolean(false), .int16(-2), .uint16(0xFFFE), .int32(.min), .uint32(.max),
+        .int64(.min), .uint64(.max), .double(-0.5), .string(""), .string("ünïcødé ✓"), .objectPath("/a/b"), .signature("a{sv}"),
+    ]
+    static let containers: [DBusValue] = [
+        .array(element: .int64, []), .array(element: .byte, [.byte(1), .byte(2), .byte(3)]),
+        .strings(["a", "bb", "ccc"]), .structure([.byte(1), .int64(2), .string("three")]),
+        .dictionary(key: .uint32, value: "(yd)", [.init(key: .uint32(7), value: .structure([.byte(1), .double(2)]))]),
+        .array(element: "ax", [.array(element: .int64, []), .array(element: .int64, [.int64(5)])]),
+        .variant(.variant(.structure([.variant(.int16(3))]))),
+        .dictionary(key: .string, value: .variant, []),
+    ]
+    /// Every type alone, then all of them together in one body, with every alignment after another.
+    static let everyType: [[DBusValue]] = basics.map { [$0] } + containers.map { [$0] } + [basics, containers, [.byte(1)] + containers]
 
     static let metadata: DBusValue = .vardict([
         "xesam:title": .string("Teardrop"), "xesam:artist": .strings(["Massive Attack"]),
@@ -47,19 +56,7 @@ import Testing
 
     @Test("every value type survives libdbus's writer and this reader, in arrays, structs and variants")
     func everyType() throws {
-        let basics: [DBusValue] = [
-            .byte(0xFE), .boolean(true), .boolean(false), .int16(-2), .uint16(0xFFFE), .int32(.min), .uint32(.max),
-            .int64(.min), .uint64(.max), .double(-0.5), .string(""), .string("ünïcødé ✓"), .objectPath("/a/b"), .signature("a{sv}"),
-        ]
-        let containers: [DBusValue] = [
-            .array(element: .int64, []), .array(element: .byte, [.byte(1), .byte(2), .byte(3)]),
-            .strings(["a", "bb", "ccc"]), .structure([.byte(1), .int64(2), .string("three")]),
-            .dictionary(key: .uint32, value: "(yd)", [.init(key: .uint32(7), value: .structure([.byte(1), .double(2)]))]),
-            .array(element: "ax", [.array(element: .int64, []), .array(element: .int64, [.int64(5)])]),
-            .variant(.variant(.structure([.variant(.int16(3))]))),
-            .dictionary(key: .string, value: .variant, []),
-        ]
-        for values in basics.map({ [$0] }) + containers.map({ [$0] }) + [basics, containers, [.byte(1)] + containers] {
+        for values in Self.everyType {
             #expect(try Self.body(values).values() == values, "\(values)")
         }
     }

@@ -2,10 +2,10 @@ import CDBus
 @testable import SwiftDBus
 import Testing
 
-/// Arguments that write themselves are marshalled by SwiftDBus and handed to libdbus whole
-/// (`WireMessage`): the body must be byte for byte what libdbus's own iterators write for the
-/// same values — padding, lengths and all — and the message must carry the header the
-/// connection would have given it, with no serial of its own.
+/// Every message is written by SwiftDBus's one writer and handed to libdbus whole (`WireMessage`):
+/// a body must be byte for byte what libdbus's own iterators write for the same values — padding,
+/// lengths and all, for every type — and each kind of message must carry the header libdbus
+/// would have given it, with no serial of its own.
 @Suite struct WireMessageTests {
     struct Entry {
         enum Value { case text(String), number(Int64), list([String]) }
@@ -69,11 +69,22 @@ import Testing
 
     /// The body libdbus's iterators write for `values`, as `dbus_message_marshal` gives it.
     func libdbusBody(_ values: [DBusValue]) throws -> [UInt8] {
-        let message = try #require(dbus_message_new(cdbus_message_type_method_return))
-        defer { dbus_message_unref(message) }
-        dbus_message_set_serial(message, 9)
-        #expect(Marshalling.append(values, to: message))
-        return try MessageBody(of: message, signature: Signature(validated: String(cString: dbus_message_get_signature(message)))).bytes
+        try LibdbusReference.body(values).bytes
+    }
+
+    @Test("every value type is written byte for byte as libdbus writes it", arguments: MessageBodyTests.everyType.indices)
+    func everyType(_ index: Int) throws {
+        let values = MessageBodyTests.everyType[index]
+        #expect(try MessageBody(values).bytes == libdbusBody(values), "\(values)")
+    }
+
+    @Test("the round-trip samples, each alone and beside a byte, are written byte for byte as libdbus writes them")
+    func samples() throws {
+        for sample in ValueRoundTripTests.samples {
+            for values in [[sample], [.byte(1), sample], [.variant(sample)]] {
+                #expect(try MessageBody(values).bytes == libdbusBody(values), "\(sample.signature)")
+            }
+        }
     }
 
     /// A reply carrying `arguments`, made the way a connection makes it.
@@ -121,6 +132,36 @@ import Testing
         }
     }
 
+    @Test func aMethodCallCarriesItsNamesAndFlags() throws {
+        for (expectsReply, autoStart) in [(true, true), (false, false)] {
+            let header = WireMessage.Header(
+                kind: .methodCall, path: "/org/mediabroker/Test", interface: "org.mediabroker.Test", member: "Echo",
+                destination: ":1.9", expectsReply: expectsReply, allowsAutoStart: autoStart)
+            let message = try #require(WireMessage.make(header, arguments: ValueArguments([.string("x"), .int32(2)])))
+            defer { dbus_message_unref(message) }
+            #expect(dbus_message_get_type(message) == cdbus_message_type_method_call)
+            #expect(String(cString: dbus_message_get_path(message)) == "/org/mediabroker/Test")
+            #expect(String(cString: dbus_message_get_interface(message)) == "org.mediabroker.Test")
+            #expect(String(cString: dbus_message_get_member(message)) == "Echo")
+            #expect(String(cString: dbus_message_get_destination(message)) == ":1.9")
+            #expect((dbus_message_get_no_reply(message) == 0) == expectsReply)
+            #expect((dbus_message_get_auto_start(message) != 0) == autoStart)
+            #expect(dbus_message_get_serial(message) == 0)
+            #expect(try MessageBody(of: message, signature: "si").values() == [.string("x"), .int32(2)])
+        }
+    }
+
+    @Test func anErrorCarriesItsNameAndMessage() throws {
+        let header = WireMessage.Header(kind: .error, errorName: "org.mediabroker.Test.Error.Custom", replySerial: 5, destination: ":1.3")
+        let message = try #require(WireMessage.make(header, arguments: ValueArguments([.string("it went wrong")])))
+        defer { dbus_message_unref(message) }
+        #expect(dbus_message_get_type(message) == cdbus_message_type_error)
+        #expect(String(cString: dbus_message_get_error_name(message)) == "org.mediabroker.Test.Error.Custom")
+        #expect(dbus_message_get_reply_serial(message) == 5)
+        #expect(dbus_message_get_no_reply(message) != 0)
+        #expect(try MessageBody(of: message, signature: "s").values() == [.string("it went wrong")])
+    }
+
     /// Says `aa{sv}` but writes one `a{sv}`: a bug in the sender.
     struct Lying: MessageArguments {
         var signature: Signature { "aa{sv}" }
@@ -131,6 +172,8 @@ import Testing
 
     @Test func aMessageThatIsNotWhatItSaysOrThatLibdbusRefusesIsNotMade() {
         #expect(reply(Lying()) == nil)
+        // Values that were not checked: libdbus's validation of the whole message refuses them.
+        #expect(reply(ValueArguments([.array(element: .string, [.string("a"), .int32(1)])])) == nil)
         // A header naming an invalid path: libdbus's validation, not ours, says no.
         #expect(WireMessage.make(
             WireMessage.Header(kind: .signal, path: "not a path", interface: "org.mediabroker.Test", member: "Added"),

@@ -17,33 +17,21 @@ extension TrackMetadata {
         public static let exclude = "mediabroker:exclude"
     }
 
-    /// The metadata in an MPRIS `Metadata` value (`a{sv}`, possibly inside variants). Anything that
-    /// is not a string-keyed dictionary is ``empty``. Never throws.
-    ///
-    /// Reads the entries in one pass, as ``DBusValue/vardict()`` would take them (a key sent twice
-    /// keeps its last value; one variant wrapper removed), without building a dictionary of every
-    /// key first, which would hash each key twice on every track change.
-    public static func decode(_ value: DBusValue) -> TrackMetadata {
-        guard case .dictionary(let keyType, _, let entries) = value.unwrapped, keyType == .string || keyType == .objectPath
-        else { return .empty }
-        var values = KeyValues()
-        for entry in entries {
-            let name: String
-            switch entry.key {
-            case .string(let text): name = text
-            case .objectPath(let path): name = path.rawValue
-            default: continue
-            }
-            guard let slot = KeyValues.slot(name) else { continue }
-            if case .variant(let inner) = entry.value { values[slot] = inner } else { values[slot] = entry.value }
-        }
-        return decode(values)
-    }
-
     /// The metadata in an MPRIS `Metadata` value read where it lies in a message (a signal's
-    /// changed properties, see ``PropertiesChangedSignal``): only the keys read become values, in
-    /// one pass, as ``decode(_:)-(DBusValue)`` takes them from a decoded value. Throws only for a
-    /// malformed body.
+    /// changed properties, see ``PropertiesChangedSignal``): the entries in one pass, only the
+    /// keys read becoming values, as ``DBusValue/vardict()`` would take them (a key sent twice keeps
+    /// its last value; one variant wrapper removed). Anything that is not a string-keyed dictionary
+    /// (inside any variants) is ``empty``. A key of the wrong type is absent without costing the
+    /// others (quirk 1):
+    /// - text keys accept `s`, `o` or `g`; list keys accept `as`, an array of variants, or a single
+    ///   `s` (quirk 1) — non-string elements are skipped;
+    /// - `mpris:trackid` accepts `o` or `s` (quirk 3);
+    /// - `mpris:length` accepts any integer type, `d`, or a numeric string, in microseconds; a value
+    ///   that is ≤ 0, below ``Limits/minLength`` or above ``Limits/maxLength`` is unknown (quirk 2);
+    /// - `mediabroker:exclude` excludes unless it reads as false (see ``excludeFlag(_:)``);
+    /// - variants are unwrapped at any depth.
+    ///
+    /// Throws only for a malformed body.
     static func decode(reading value: inout ValueReader) throws(MarshallingError) -> TrackMetadata {
         var values = KeyValues()
         let isDictionary = try value.entries { name, entry throws(MarshallingError) in
@@ -53,15 +41,16 @@ extension TrackMetadata {
         return isDictionary ? decode(values) : .empty
     }
 
-    /// The metadata in an MPRIS `Metadata` dictionary. Never throws, and a key of the wrong type is
-    /// absent without costing the others (quirk 1):
-    /// - text keys accept `s`, `o` or `g`; list keys accept `as`, an array of variants, or a single
-    ///   `s` (quirk 1) — non-string elements are skipped;
-    /// - `mpris:trackid` accepts `o` or `s` (quirk 3);
-    /// - `mpris:length` accepts any integer type, `d`, or a numeric string, in microseconds; a value
-    ///   that is ≤ 0, below ``Limits/minLength`` or above ``Limits/maxLength`` is unknown (quirk 2);
-    /// - `mediabroker:exclude` excludes unless it reads as false (see ``excludeFlag(_:)``);
-    /// - variants are unwrapped at any depth.
+    /// The metadata in an MPRIS `Metadata` value (`a{sv}`, possibly inside variants), read by
+    /// ``decode(reading:)`` as it would be read once sent. A value no message could carry (nested
+    /// deeper than D-Bus allows, say) is ``empty``. Never throws.
+    public static func decode(_ value: DBusValue) -> TrackMetadata {
+        var metadata = TrackMetadata.empty
+        try? value.read { (reader: inout ValueReader) throws(MarshallingError) in metadata = try decode(reading: &reader) }
+        return metadata
+    }
+
+    /// The metadata in an MPRIS `Metadata` dictionary (see ``decode(_:)-(DBusValue)``).
     public static func decode(_ map: [String: DBusValue]) -> TrackMetadata {
         decode(.vardict(map))
     }
@@ -117,23 +106,14 @@ extension TrackMetadata {
         }
 
         /// The slot of a key read; `nil` for every other key.
-        static func slot(_ name: String) -> Slot? {
-            slot(count: name.utf8.count) { key in
-                name.utf8.elementsEqual(UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
-            }
-        }
-
-        /// The same for a key where it lies in a message.
+        ///
+        /// The keys are spelled as static text, compared where they lie without becoming `String`s,
+        /// and told apart by length first, so a key is compared with one or two names rather than
+        /// nine (PropertiesChangedReadingTests checks the spellings against ``Key``). For the
+        /// `bench/run` track-change row.
         static func slot(_ name: borrowing EntryKey) -> Slot? {
-            slot(count: name.count) { name.equals($0) }
-        }
-
-        /// The keys read, spelled as static text: ``Key``'s `String`s, each behind a lazy global,
-        /// cost more to reach than to compare. Told apart by length first, so a key is compared
-        /// with one or two names rather than nine (a dozen keys per track change).
-        /// (PropertiesChangedReadingTests checks the spellings against ``Key``.)
-        private static func slot(count: Int, is matches: (StaticString) -> Bool) -> Slot? {
-            switch count {
+            func matches(_ key: StaticString) -> Bool { name.equals(key) }
+            return switch name.count {
             case 9: matches("xesam:url") ? .url : nil
             case 11: matches("xesam:title") ? .title : matches("xesam:album") ? .album : matches("xesam:genre") ? .genre : nil
             case 12: matches("xesam:artist") ? .artist : matches("mpris:length") ? .length : nil

@@ -4,9 +4,9 @@ import SwiftDBus
 /// reported them: each `nil` when it was not there. `Metadata` arrives decoded (``TrackMetadata``);
 /// the status and rate stay raw, a short value each, for their events to read.
 ///
-/// From a signal, read in one pass over its entries where they lie (``take(_:_:)``), as
+/// Read in one pass over a dictionary's entries where they lie (``take(_:_:)``), as
 /// ``DBusValue/vardict()`` would take them: a key sent twice keeps its last value, one variant
-/// wrapper is removed.
+/// wrapper is removed. A `GetAll` reply's are read the same way.
 struct PlayerProperties {
     var metadata: TrackMetadata?
     var playbackStatus: DBusValue?
@@ -23,15 +23,17 @@ struct PlayerProperties {
     /// None yet: a signal's are taken one entry at a time.
     init() {}
 
-    /// Those of a `GetAll` reply.
+    /// Those of a `GetAll` reply, each entry taken by ``take(_:_:)`` as a signal's are, and its
+    /// `Position`.
     init(_ properties: [String: DBusValue]) {
-        metadata = properties[Self.metadataName].map { TrackMetadata.decode($0) }
-        playbackStatus = properties[Self.playbackStatusName]
-        rate = properties[Self.rateName]
+        try? DBusValue.vardict(properties).read { (value: inout ValueReader) throws(MarshallingError) in
+            _ = try value.entries { name, entry throws(MarshallingError) in try take(name, &entry) }
+        }
         position = properties[Self.positionName]
     }
 
-    /// Takes one entry of a signal's changed properties (`a{sv}`); other properties are stepped over.
+    /// Takes one entry of a dictionary of properties (`a{sv}`); other properties, and `Position`,
+    /// are stepped over.
     mutating func take(_ name: borrowing EntryKey, _ value: inout ValueReader) throws(MarshallingError) {
         // The names as static text, as ``TrackMetadata``'s keys are matched
         // (PropertiesChangedReadingTests checks they spell the names above).

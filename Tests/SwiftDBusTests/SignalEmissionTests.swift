@@ -2,10 +2,9 @@ import SwiftDBus
 import TestSupport
 import Testing
 
-/// A connection builds each kind of signal once and copies it for every emission: every copy
-/// must still be a message of its own — its own serial, its own arguments, its own destination —
+/// Every emission is a message of its own — its own serial, its own arguments, its own destination —
 /// however often a signal is sent and however many kinds a connection emits.
-@Suite struct SignalTemplateTests {
+@Suite struct SignalEmissionTests {
     static let interface: InterfaceName = "org.mediabroker.Test.Templates"
 
     /// What the client received, as `"path member arguments"` lines, and every serial.
@@ -25,8 +24,7 @@ import Testing
         let received = Received()
         let token = try await pair.client.addMatch(MatchRule(sender: pair.serviceName, interface: Self.interface)) { received.put($0) }
         defer { token.cancel() }
-        // The same signal again and again, then more kinds than a connection keeps templates for,
-        // each twice, so both the copied and the freshly built path are taken.
+        // The same signal again and again, then many kinds, each twice.
         var expected: [String] = []
         for round in 0..<3 {
             try pair.service.emit(SignalEmission(path: "/same", interface: Self.interface, member: "Again", arguments: [.int64(Int64(round))]))
@@ -45,7 +43,7 @@ import Testing
         #expect(Set(received.serials).count == expected.count)
     }
 
-    @Test func aCopiedSignalCanStillBeSentToOneConnectionOnly() async throws {
+    @Test func aRepeatedSignalCanStillBeSentToOneConnectionOnly() async throws {
         let pair = try BusPair.start()
         defer { pair.close() }
         let third = try BusConnection.connect(to: pair.bus.address)
