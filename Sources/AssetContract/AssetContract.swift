@@ -100,3 +100,10 @@ public enum AssetValueType: Sendable, Hashable {
         }
     }
 }
+
+/// One key's value as the contract carries it.
+public enum AssetValue: Sendable, Hashable {
+    case text(String)
+    case texts([String])
+    case integer(Int64)
+}

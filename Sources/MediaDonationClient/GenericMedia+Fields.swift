@@ -1,91 +1,63 @@
+import AssetContract
 import FoundationEssentials
 import SwiftDBus
 
 extension GenericMedia {
-    /// Reads one asset (`a{sv}`) as the contract defines it, where it lies in a message (an element
-    /// of a reply's `aa{sv}`, or `MediaAdded`'s argument): only the contract's keys become values, a
-    /// key sent twice keeps its last value, one variant wrapper is removed. `nil` for a value that
-    /// is no string-keyed dictionary (inside any variants), or lacks a `started`; throws only for a
+    /// Reads one asset (`a{sv}`) by the contract's table (``AssetContract``), where it lies in a
+    /// message (an element of a reply's `aa{sv}`, or `MediaAdded`'s argument): a key sent twice
+    /// keeps its last value, one variant wrapper is removed. `nil` for a value that is no
+    /// string-keyed dictionary (inside any variants), or lacks a `started`; throws only for a
     /// malformed body.
     ///
     /// An asset not yet recorded (from `NowPlaying`) has no `id` and gets ``GenericMedia/notRecorded``.
-    /// A key of an unexpected type is read as absent, so a newer broker adding or widening keys
+    /// A known key of an unexpected type is read as absent; an unknown key is kept in
+    /// ``otherFields`` (at most ``maximumOtherFields``): a newer broker adding or widening keys
     /// never breaks this client.
     init?(reading asset: inout ValueReader) throws(MarshallingError) {
-        var fields = Fields()
-        guard try asset.entries({ name, value throws(MarshallingError) in try fields.take(name, &value) }) else { return nil }
-        self.init(fields)
-    }
-
-    private init?(_ fields: Fields) {
-        guard let started = try? fields.started?.integer(as: Int64.self) else { return nil }
-        let id = (try? fields.id?.integer(as: Int64.self)) ?? Self.notRecorded
-        func text(_ value: DBusValue?) -> String? {
-            guard let text = try? value?.string(), !text.isEmpty else { return nil }
+        var known: [AssetKey: DBusValue] = [:]
+        var others: [String: OtherField] = [:]
+        guard try asset.entries({ name, value throws(MarshallingError) in
+            let key = name.string
+            if let field = AssetKey(rawValue: key) {
+                known[field] = try value.value()
+            } else if others.count < Self.maximumOtherFields {
+                others[key] = OtherField(try value.value())
+            }
+        }) else { return nil }
+        guard let started = known[.started].flatMap({ try? $0.integer(as: Int64.self) }) else { return nil }
+        func text(_ key: AssetKey) -> String? {
+            guard let text = try? known[key]?.string(), !text.isEmpty else { return nil }
             return text
         }
-        func micros(_ value: DBusValue?) -> Int64? { try? value?.integer(as: Int64.self) }
+        func micros(_ key: AssetKey) -> Int64? { known[key].flatMap { try? $0.integer(as: Int64.self) } }
         self.init(
-            id: id, title: text(fields.title), artist: text(fields.artist), artists: (try? fields.artists?.strings()) ?? [],
-            album: text(fields.album), appID: text(fields.appID), appName: text(fields.appName), appIcon: text(fields.appIcon),
-            date: Date(microsecondsSinceEpoch: started),
-            ended: micros(fields.ended).map(Date.init(microsecondsSinceEpoch:)),
-            listened: micros(fields.listened).map { Duration.microseconds($0) },
-            length: micros(fields.length).map { Duration.microseconds($0) },
-            kind: text(fields.kind).map(Kind.init(rawValue:)),
-            source: text(fields.source).map(Source.init(rawValue:)))
+            id: micros(.id) ?? Self.notRecorded, title: text(.title), artist: text(.artist),
+            artists: (try? known[.artists]?.strings()) ?? [], album: text(.album), appID: text(.appID),
+            appName: text(.appName), appIcon: text(.appIcon), date: Date(microsecondsSinceEpoch: started),
+            ended: micros(.ended).map(Date.init(microsecondsSinceEpoch:)),
+            listened: micros(.listened).map { Duration.microseconds($0) },
+            length: micros(.length).map { Duration.microseconds($0) },
+            kind: text(.kind).map(Kind.init(rawValue:)), source: text(.source).map(Source.init(rawValue:)),
+            artwork: text(.artwork), artworkURL: text(.artworkURL), summary: text(.summary), otherFields: others)
     }
 
-    /// The values of the contract's keys in one asset, each absent until found.
-    private struct Fields {
-        var id, title, artist, artists, album, appID, appName, appIcon: DBusValue?
-        var started, ended, listened, length, kind, source: DBusValue?
+    /// The most unknown keys one asset keeps: a broker sends a few; a hostile peer cannot make an
+    /// app hold more.
+    static let maximumOtherFields = 32
+}
 
-        /// Takes one entry of an asset read in place; any other key is stepped over. A key sent
-        /// twice keeps its last value, as in a decoded dictionary.
-        mutating func take(_ name: borrowing EntryKey, _ value: inout ValueReader) throws(MarshallingError) {
-            guard let field = Field(count: name.count, matching: { name.equals($0) }) else { return }
-            set(field, try value.value())
-        }
-
-        private enum Field {
-            case id, title, artist, artists, album, appID, appName, appIcon, started, ended, listened, length, kind, source
-
-            /// The field a key names: the contract's keys, spelled as static text and told apart
-            /// by length first; `nil` for any other key.
-            init?(count: Int, matching matches: (StaticString) -> Bool) {
-                let field: Field? = switch count {
-                case 2: matches("id") ? .id : nil
-                case 4: matches("kind") ? .kind : nil
-                case 5: matches("title") ? .title : matches("album") ? .album : matches("ended") ? .ended : nil
-                case 6: matches("artist") ? .artist : matches("app_id") ? .appID : matches("length") ? .length
-                    : matches("source") ? .source : nil
-                case 7: matches("artists") ? .artists : matches("started") ? .started : nil
-                case 8: matches("listened") ? .listened : matches("app_name") ? .appName : matches("app_icon") ? .appIcon : nil
-                default: nil
-                }
-                guard let field else { return nil }
-                self = field
-            }
-        }
-
-        private mutating func set(_ field: Field, _ value: DBusValue) {
-            switch field {
-            case .id: id = value
-            case .title: title = value
-            case .artist: artist = value
-            case .artists: artists = value
-            case .album: album = value
-            case .appID: appID = value
-            case .appName: appName = value
-            case .appIcon: appIcon = value
-            case .started: started = value
-            case .ended: ended = value
-            case .listened: listened = value
-            case .length: length = value
-            case .kind: kind = value
-            case .source: source = value
-            }
+extension GenericMedia.OtherField {
+    init(_ value: DBusValue) {
+        switch value.unwrapped {
+        case .string(let text): self = .text(text)
+        case .objectPath(let path): self = .text(path.rawValue)
+        case .signature(let signature): self = .text(signature.rawValue)
+        case .boolean(let flag): self = .boolean(flag)
+        case .double(let number): self = .number(number)
+        case .byte, .int16, .uint16, .int32, .uint32, .int64, .uint64:
+            self = (try? value.integer(as: Int64.self)).map(Self.integer) ?? .unsupported(signature: value.signature.rawValue)
+        default:
+            self = (try? value.strings()).map(Self.texts) ?? .unsupported(signature: value.unwrapped.signature.rawValue)
         }
     }
 }

@@ -53,12 +53,34 @@ public struct GenericMedia: Sendable, Hashable, Identifiable {
     public var length: Duration?
     public var kind: Kind?
     public var source: Source?
+    /// Absolute path of the art the broker kept for this listen (PNG, JPEG or WebP), when the
+    /// player showed one from a local file or a `data:` URL.
+    public var artwork: String?
+    /// The player's `http(s)` art URL, when it gave one; the broker never fetches it.
+    public var artworkURL: String?
+    /// One line ready to display: "Teardrop — Massive Attack · Mezzanine".
+    public var summary: String?
+    /// Keys this client does not know, as the broker sent them: a newer broker never breaks an
+    /// older app, and an app can still show what it finds here.
+    public var otherFields: [String: OtherField]
+
+    /// The value of a key this client does not know.
+    public enum OtherField: Sendable, Hashable {
+        case text(String)
+        case texts([String])
+        case integer(Int64)
+        case number(Double)
+        case boolean(Bool)
+        /// A value of another D-Bus type, by its signature.
+        case unsupported(signature: String)
+    }
 
     public init(
         id: Int64, title: String? = nil, artist: String? = nil, artists: [String] = [],
         album: String? = nil, appID: String? = nil, appName: String? = nil, appIcon: String? = nil,
         date: Date, ended: Date? = nil, listened: Duration? = nil, length: Duration? = nil,
-        kind: Kind? = nil, source: Source? = nil
+        kind: Kind? = nil, source: Source? = nil, artwork: String? = nil, artworkURL: String? = nil,
+        summary: String? = nil, otherFields: [String: OtherField] = [:]
     ) {
         self.id = id
         self.title = title
@@ -74,5 +96,9 @@ public struct GenericMedia: Sendable, Hashable, Identifiable {
         self.length = length
         self.kind = kind
         self.source = source
+        self.artwork = artwork
+        self.artworkURL = artworkURL
+        self.summary = summary
+        self.otherFields = otherFields
     }
 }

@@ -73,17 +73,17 @@ public struct VardictWriter: ~Copyable {
 
     fileprivate init() {}
 
-    public mutating func add(_ key: StaticString, _ value: String) {
+    public mutating func add(_ key: String, _ value: String) {
         entry(key, "s")
         wire.string(value)
     }
 
-    public mutating func add(_ key: StaticString, _ value: Int64) {
+    public mutating func add(_ key: String, _ value: Int64) {
         entry(key, "x")
         wire.fixed(value)
     }
 
-    public mutating func add(_ key: StaticString, _ values: [String]) {
+    public mutating func add(_ key: String, _ values: [String]) {
         entry(key, "as")
         let array = wire.beginArray(elementAlignment: 4)
         for value in values { wire.string(value) }
@@ -91,7 +91,7 @@ public struct VardictWriter: ~Copyable {
     }
 
     /// Starts one `{sv}` entry: the key, then the signature of the variant whose value follows.
-    private mutating func entry(_ key: StaticString, _ signature: StaticString) {
+    private mutating func entry(_ key: String, _ signature: StaticString) {
         wire.align(8)
         wire.string(key)
         wire.signature(signature)

@@ -29,9 +29,23 @@ public struct ExportedInterface: Sendable {
 public struct Argument: Sendable, Hashable {
     public var name: String
     public var signature: Signature
-    public init(_ name: String, _ signature: Signature) {
+    public var annotations: [Annotation]
+    public init(_ name: String, _ signature: Signature, annotations: [Annotation] = []) {
         self.name = name
         self.signature = signature
+        self.annotations = annotations
+    }
+}
+
+/// An introspection annotation: a name and a value that tell a caller (or a binding generator)
+/// more than the signature does — `org.freedesktop.DBus.Deprecated`, documentation, the keys a
+/// dictionary carries.
+public struct Annotation: Sendable, Hashable {
+    public var name: String
+    public var value: String
+    public init(_ name: String, _ value: String) {
+        self.name = name
+        self.value = value
     }
 }
 
@@ -42,6 +56,7 @@ public struct ExportedMethod: Sendable {
     public var name: MemberName
     public var inputs: [Argument]
     public var outputs: [Argument]
+    public var annotations: [Annotation] = []
     public var handler: @Sendable (MethodInvocation) -> Void
 
     public init(_ name: MemberName, inputs: [Argument] = [], outputs: [Argument] = [], handler: @escaping @Sendable (MethodInvocation) -> Void) {
@@ -49,6 +64,13 @@ public struct ExportedMethod: Sendable {
         self.inputs = inputs
         self.outputs = outputs
         self.handler = handler
+    }
+
+    /// The method with these annotations added (`org.freedesktop.DBus.Deprecated`, documentation).
+    public func annotated(_ added: Annotation...) -> ExportedMethod {
+        var method = self
+        method.annotations += added
+        return method
     }
 
     var inputSignature: Signature { .sequence(inputs.map(\.signature)) }
@@ -83,6 +105,7 @@ public struct ExportedProperty: Sendable {
     /// A setter that answers later — for a value that must be durable before `Set` returns. It
     /// calls its second argument once: with `nil` on success, or the error to reply with.
     public var setLater: (@Sendable (DBusValue, @escaping @Sendable (BusError?) -> Void) -> Void)?
+    public var annotations: [Annotation] = []
 
     public init(
         _ name: MemberName, signature: Signature, changeSignal: ChangeSignal = .emits,
@@ -115,6 +138,7 @@ public struct ExportedProperty: Sendable {
 public struct ExportedSignal: Sendable {
     public var name: MemberName
     public var arguments: [Argument]
+    public var annotations: [Annotation] = []
     public init(_ name: MemberName, arguments: [Argument] = []) {
         self.name = name
         self.arguments = arguments

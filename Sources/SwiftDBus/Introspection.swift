@@ -35,24 +35,48 @@ enum Introspection {
         out += "  <interface name=\"\(interface.name)\">\n"
         for method in interface.methods {
             out += "    <method name=\"\(method.name)\">\n"
-            for argument in method.inputs { out += "      <arg name=\"\(escape(argument.name))\" type=\"\(escape(argument.signature.rawValue))\" direction=\"in\"/>\n" }
-            for argument in method.outputs { out += "      <arg name=\"\(escape(argument.name))\" type=\"\(escape(argument.signature.rawValue))\" direction=\"out\"/>\n" }
+            append(method.annotations, indent: 6, to: &out)
+            for argument in method.inputs { append(argument, direction: "in", to: &out) }
+            for argument in method.outputs { append(argument, direction: "out", to: &out) }
             out += "    </method>\n"
         }
         for signal in interface.signals {
             out += "    <signal name=\"\(signal.name)\">\n"
-            for argument in signal.arguments { out += "      <arg name=\"\(escape(argument.name))\" type=\"\(escape(argument.signature.rawValue))\"/>\n" }
+            append(signal.annotations, indent: 6, to: &out)
+            for argument in signal.arguments { append(argument, direction: nil, to: &out) }
             out += "    </signal>\n"
         }
         for property in interface.properties {
             out += "    <property name=\"\(property.name)\" type=\"\(escape(property.signature.rawValue))\" access=\"\(property.access.rawValue)\""
-            if property.changeSignal == .emits {
+            var annotations = property.annotations
+            if property.changeSignal != .emits {
+                annotations.insert(Annotation("org.freedesktop.DBus.Property.EmitsChangedSignal", property.changeSignal.rawValue), at: 0)
+            }
+            if annotations.isEmpty {
                 out += "/>\n"
             } else {
-                out += ">\n      <annotation name=\"org.freedesktop.DBus.Property.EmitsChangedSignal\" value=\"\(property.changeSignal.rawValue)\"/>\n    </property>\n"
+                out += ">\n"
+                append(annotations, indent: 6, to: &out)
+                out += "    </property>\n"
             }
         }
         out += "  </interface>\n"
+    }
+
+    private static func append(_ argument: Argument, direction: String?, to out: inout String) {
+        out += "      <arg name=\"\(escape(argument.name))\" type=\"\(escape(argument.signature.rawValue))\""
+        if let direction { out += " direction=\"\(direction)\"" }
+        guard !argument.annotations.isEmpty else { return out += "/>\n" }
+        out += ">\n"
+        append(argument.annotations, indent: 8, to: &out)
+        out += "      </arg>\n"
+    }
+
+    private static func append(_ annotations: [Annotation], indent: Int, to out: inout String) {
+        let spaces = String(repeating: " ", count: indent)
+        for annotation in annotations {
+            out += "\(spaces)<annotation name=\"\(escape(annotation.name))\" value=\"\(escape(annotation.value))\"/>\n"
+        }
     }
 
     private static func escape(_ text: String) -> String {

@@ -1,3 +1,4 @@
+import AssetContract
 import Foundation
 import MediaDonationClient
 import TestSupport
@@ -18,6 +19,8 @@ import Testing
         #expect(result.standardOutput.contains("interface org.mediabroker.MediaBroker1"))
         #expect(result.standardOutput.contains("RecentMedia(in  a{sv} filter,"))
         #expect(result.standardOutput.contains("out aa{sv} assets)"))
+        // Every asset argument carries the contract's keys and types.
+        #expect(result.standardOutput.contains("@org.mediabroker.MediaBroker1.AssetKeys(\"\(AssetContract.annotation)\")"))
         try broker.stop()
     }
 

@@ -1,3 +1,4 @@
+import AssetContract
 import SwiftDBus
 import Testing
 @testable import MediaBroker
@@ -9,6 +10,7 @@ struct AssetFieldsTests {
         var map: [String: DBusValue] = [
             "title": .string(asset.title), "app_id": .string(asset.appID), "started": .int64(asset.started),
             "ended": .int64(asset.ended), "listened": .int64(asset.listened), "source": .string(asset.source.rawValue),
+            "summary": .string(asset.summary),
         ]
         if let id = asset.id { map["id"] = .int64(id) }
         if !asset.artists.isEmpty {
@@ -16,7 +18,7 @@ struct AssetFieldsTests {
             map["artist"] = .string(asset.artists.joined(separator: ", "))
         }
         for (key, text) in [("album", asset.album), ("app_name", asset.appName), ("app_icon", asset.appIcon),
-                            ("kind", asset.kind?.rawValue)] {
+                            ("kind", asset.kind?.rawValue), ("artwork", asset.artwork), ("artwork_url", asset.artworkURL)] {
             if let text, !text.isEmpty { map[key] = .string(text) }
         }
         if let length = asset.length { map["length"] = .int64(length) }
@@ -26,15 +28,18 @@ struct AssetFieldsTests {
     @Test func everyFieldSetGivesEveryKeyInKeyOrder() {
         var asset = makeAsset("Song", artists: ["A, the first", "B"])
         asset.id = 42
+        asset.artwork = "/data/media-broker/artwork/" + String(repeating: "a", count: 64) + ".png"
+        asset.artworkURL = "https://example.com/cover.jpg"
         #expect(asset.fields == Self.contract(asset))
         guard case .dictionary(_, _, let entries) = asset.fields else { Issue.record("not a dictionary"); return }
-        #expect(entries.count == 14)
+        #expect(entries.count == AssetKey.allCases.count)
     }
 
     @Test func unknownValuesAreAbsentKeysNeverEmptyStrings() throws {
         let asset = MediaAsset(title: "Bare", appID: "mpv", appName: "", appIcon: nil, started: 1, ended: 2, listened: 1,
                                source: .donation)
         #expect(asset.fields == Self.contract(asset))
-        #expect(try asset.fields.vardict().keys.sorted() == ["app_id", "ended", "listened", "source", "started", "title"])
+        #expect(try asset.fields.vardict().keys.sorted() == ["app_id", "ended", "listened", "source", "started", "summary", "title"])
+        #expect(asset.summary == "Bare")
     }
 }

@@ -4,8 +4,8 @@ import FoundationEssentials
 @testable import SwiftDBus
 import Testing
 
-/// A page of assets (`RecentMedia`, `NowPlaying`) is read where it lies in the reply — only the
-/// contract's keys become values — leniently: what is no asset is skipped, a key of another type
+/// A page of assets (`RecentMedia`, `NowPlaying`) is read where it lies in the reply — the
+/// contract's keys become fields, others are kept as they came — leniently: what is no asset is skipped, a key of another type
 /// is absent (``GenericMedia/init(reading:)``).
 @Suite struct AssetReadingTests {
     /// A method return carrying `values`, as the client receives it (its body undecoded).
@@ -57,18 +57,30 @@ import Testing
         ]))])], [fullMedia { $0.title = nil; $0.artists = []; $0.length = nil; $0.id = 9; $0.ended = nil }]),
         ("empty strings read as absent", [.array(element: .vardict, [.vardict(with(["title": .string(""), "album": .string("")]))])],
          [fullMedia { $0.title = nil; $0.album = nil }]),
-        ("keys a newer broker adds are stepped over", [.array(element: .vardict, [.vardict(with([
+        ("keys a newer broker adds are kept as they came", [.array(element: .vardict, [.vardict(with([
             "rating": .double(0.5), "tags": .strings(["a"]), "extra": .vardict(["nested": .int32(1)]), "x": .structure([.int32(1)]),
-        ]))])], [fullMedia]),
+            "count": .uint32(3), "flag": .boolean(true),
+        ]))])], [fullMedia { $0.otherFields = [
+            "rating": .number(0.5), "tags": .texts(["a"]), "extra": .unsupported(signature: "a{sv}"),
+            "x": .unsupported(signature: "(i)"), "count": .integer(3), "flag": .boolean(true),
+        ] }]),
+        ("the art and the summary", [.array(element: .vardict, [.vardict(with([
+            "artwork": .string("/home/u/.local/share/media-broker/artwork/ab.png"), "artwork_url": .string("https://i.scdn.co/image/x"),
+            "summary": .string("Teardrop — Massive Attack · Mezzanine"),
+        ]))])], [fullMedia {
+            $0.artwork = "/home/u/.local/share/media-broker/artwork/ab.png"
+            $0.artworkURL = "https://i.scdn.co/image/x"
+            $0.summary = "Teardrop — Massive Attack · Mezzanine"
+        }]),
         ("values inside extra variants", [.array(element: .vardict, [.vardict(with(["title": .variant(.string("V")), "started": .variant(.int64(5))]))])],
          [fullMedia { $0.title = "V"; $0.date = Date(microsecondsSinceEpoch: 5) }]),
         ("a key sent twice keeps its last value", [.array(element: .vardict, [.dictionary(key: .string, value: .variant, [
             .init(key: .string("started"), value: .variant(.int64(1))), .init(key: .string("title"), value: .variant(.string("First"))),
             .init(key: .string("title"), value: .variant(.string("Last"))),
         ])])], [GenericMedia(id: GenericMedia.notRecorded, title: "Last", date: Date(microsecondsSinceEpoch: 1))]),
-        ("keys near the contract's: case, prefix, longer", [.array(element: .vardict, [.vardict(with([
+        ("keys near the contract's are other keys: case, prefix, longer", [.array(element: .vardict, [.vardict(with([
             "Title": .string("a"), "titl": .string("b"), "titles": .string("c"), "app_ids": .string("d"),
-        ]))])], [fullMedia]),
+        ]))])], [fullMedia { $0.otherFields = ["Title": .text("a"), "titl": .text("b"), "titles": .text("c"), "app_ids": .text("d")] }]),
         ("elements that are no assets are skipped",
          [.array(element: .variant, [.variant(.vardict(full)), .variant(.string("x")), .variant(.int32(1))])], [fullMedia]),
         ("object-path keys", [.array(element: Signature("a{ov}"), [.dictionary(key: .objectPath, value: .variant, [

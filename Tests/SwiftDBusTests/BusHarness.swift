@@ -59,6 +59,9 @@ func callError(_ connection: BusConnection, _ call: MethodCall, timeout: Duratio
 /// The object most bus tests serve: one interface with methods of every answering style,
 /// properties of every access and change-signal kind, and a signal.
 final class TestObject: Sendable {
+    /// An argument's annotation, with characters XML must escape.
+    static let tagsNote = Annotation("org.example.Note", "a <list> & \"quotes\"")
+
     static let path: ObjectPath = "/org/mediabroker/Test/Player"
     static let interface: InterfaceName = "org.mediabroker.Test.Player"
     static let otherInterface: InterfaceName = "org.mediabroker.Test.Other"
@@ -83,12 +86,12 @@ final class TestObject: Sendable {
                         }
                         call.reply([.int32(a &+ b)])
                     },
-                    ExportedMethod("Describe", inputs: [Argument("name", .string), Argument("tags", "as")],
+                    ExportedMethod("Describe", inputs: [Argument("name", .string), Argument("tags", "as", annotations: [Self.tagsNote])],
                                    outputs: [Argument("text", .string), Argument("count", .uint32)]) { call in
                         let name = (try? call.arguments[0].string()) ?? ""
                         let tags = (try? call.arguments[1].strings()) ?? []
                         call.reply([.string("\(name): \(tags.joined(separator: ","))"), .uint32(UInt32(tags.count))])
-                    },
+                    }.annotated(Annotation("org.freedesktop.DBus.Deprecated", "true")),
                     ExportedMethod("Echo", inputs: [Argument("value", .variant)], outputs: [Argument("value", .variant)]) { call in
                         call.reply(call.arguments)
                     },

@@ -33,9 +33,13 @@ import Testing
         #expect(root.name == "node")
         let player = try #require(root.child("interface", named: TestObject.interface.rawValue))
         let describe = try #require(player.child("method", named: "Describe"))
-        #expect(describe.children.map { [$0["name"], $0["type"], $0["direction"]] } == [
+        #expect(describe.children(named: "arg").map { [$0["name"], $0["type"], $0["direction"]] } == [
             ["name", "s", "in"], ["tags", "as", "in"], ["text", "s", "out"], ["count", "u", "out"],
         ])
+        // Annotations of a method and of an argument, escaped and read back whole.
+        #expect(describe.children(named: "annotation").map { [$0["name"], $0["value"]] } == [["org.freedesktop.DBus.Deprecated", "true"]])
+        let tags = try #require(describe.children(named: "arg").first { $0["name"] == "tags" })
+        #expect(tags.children(named: "annotation").map { [$0["name"], $0["value"]] } == [[TestObject.tagsNote.name, TestObject.tagsNote.value]])
         #expect(player.children(named: "method").map { $0["name"] ?? "" } == [
             "Add", "Describe", "Echo", "Hold", "Forget", "ReplyWrongly", "ReplyWithNUL", "ReplyTooDeep", "Fail", "FailWithNUL", "Note",
         ])

@@ -9,7 +9,7 @@ import Testing
 @Suite struct WireMessageTests {
     struct Entry {
         enum Value { case text(String), number(Int64), list([String]) }
-        var key: StaticString
+        var key: String
         var value: Value
 
         /// The same entry as libdbus would be given it (NULs replaced as the writer replaces them).
@@ -20,7 +20,7 @@ import Testing
             case .number(let number): .int64(number)
             case .list(let items): .strings(items.map(clean))
             }
-            return .init(key: .string(key.description), value: .variant(inner))
+            return .init(key: .string(key), value: .variant(inner))
         }
     }
 

@@ -1,3 +1,5 @@
+import AssetContract
+
 /// What a player says it is playing: the MPRIS `Metadata` keys the broker uses, read leniently and
 /// bounded (see ``Limits``).
 ///
@@ -90,15 +92,15 @@ public struct TrackMetadata: Sendable, Hashable {
     public enum Limits {
         /// UTF-8 bytes kept of a title, an album, and each artist, album artist and genre. Cut at a
         /// `Character` boundary. (mpris-scrobbler drops titles ≥ 384 B; real titles with featured
-        /// artists and RTL or emoji text stay well under 1 KiB.)
-        public static let maxTextBytes = 1024
+        /// artists and RTL or emoji text stay well under 1 KiB.) The asset contract's limit.
+        public static let maxTextBytes = AssetContract.maximumTextBytes
         /// UTF-8 bytes kept of a track id.
         public static let maxTrackIDBytes = 1024
         /// UTF-8 bytes of the longest URL kept; a longer one is absent.
         public static let maxURLBytes = 4096
         /// Artists (and album artists) kept per track, the first ones in order. mpris-scrobbler
         /// asserts on more than 8; classical recordings and compilations list dozens.
-        public static let maxArtists = 64
+        public static let maxArtists = AssetContract.maximumArtists
         /// Genres kept per track.
         public static let maxGenres = 16
         /// The shortest length believed: shorter is unknown. A length below one second is what a

@@ -1,38 +1,61 @@
 public import SwiftDBus
+import AssetContract
 
 /// Where an asset's contract fields go: straight into a message (``VardictWriter``), or into a
 /// ``DBusValue`` dictionary (``MediaAsset/fields``). One list of fields serves both.
 protocol AssetFieldSink: ~Copyable {
-    mutating func add(_ key: StaticString, _ value: String)
-    mutating func add(_ key: StaticString, _ value: Int64)
-    mutating func add(_ key: StaticString, _ values: [String])
+    mutating func add(_ key: AssetKey, _ value: AssetValue)
 }
 
-extension VardictWriter: AssetFieldSink {}
+extension VardictWriter: AssetFieldSink {
+    mutating func add(_ key: AssetKey, _ value: AssetValue) {
+        switch value {
+        case .text(let text): add(key.rawValue, text)
+        case .texts(let texts): add(key.rawValue, texts)
+        case .integer(let number): add(key.rawValue, number)
+        }
+    }
+}
 
 extension MediaAsset {
-    /// The asset as the contract's `a{sv}`: unknown values are absent keys, never empty strings.
-    /// Entries in key order, as `DBusValue.vardict` would sort them.
+    /// The asset as the contract's `a{sv}` (``AssetContract``): every key it has a value for, in
+    /// the table's order; unknown values are absent keys, never empty strings.
     func writeFields<Sink: AssetFieldSink & ~Copyable>(to sink: inout Sink) {
-        func put(_ key: StaticString, text: String?) {
-            if let text, !text.isEmpty { sink.add(key, text) }
+        for spec in AssetContract.keys {
+            if let value = contractValue(spec.key) { sink.add(spec.key, value) }
         }
-        put("album", text: album)
-        put("app_icon", text: appIcon)
-        sink.add("app_id", appID)
-        put("app_name", text: appName)
-        if !artists.isEmpty {
-            sink.add("artist", artists.joined(separator: ", "))
-            sink.add("artists", artists)
+    }
+
+    /// The value of one contract key; `nil` when unknown.
+    func contractValue(_ key: AssetKey) -> AssetValue? {
+        func text(_ value: String?) -> AssetValue? { value.flatMap { $0.isEmpty ? nil : .text($0) } }
+        switch key {
+        case .album: return text(album)
+        case .appIcon: return text(appIcon)
+        case .appID: return .text(appID)
+        case .appName: return text(appName)
+        case .artist: return text(artist)
+        case .artists: return artists.isEmpty ? nil : .texts(artists)
+        case .artwork: return text(artwork)
+        case .artworkURL: return text(artworkURL)
+        case .ended: return .integer(ended)
+        case .id: return id.map(AssetValue.integer)
+        case .kind: return text(kind?.rawValue)
+        case .length: return length.map(AssetValue.integer)
+        case .listened: return .integer(listened)
+        case .source: return .text(source.rawValue)
+        case .started: return .integer(started)
+        case .summary: return .text(summary)
+        case .title: return .text(title)
         }
-        sink.add("ended", ended)
-        if let id { sink.add("id", id) }
-        put("kind", text: kind?.rawValue)
-        if let length { sink.add("length", length) }
-        sink.add("listened", listened)
-        sink.add("source", source.rawValue)
-        sink.add("started", started)
-        sink.add("title", title)
+    }
+
+    /// One line ready to display: "Teardrop — Massive Attack · Mezzanine", cut like any text.
+    public var summary: String {
+        var line = title
+        if let artist { line += " — " + artist }
+        if let album, !album.isEmpty { line += " · " + album }
+        return BoundedText.clean(line, maxBytes: AssetContract.maximumTextBytes) ?? title
     }
 
     /// The asset as the contract's `a{sv}`, as a value (see ``writeFields(to:)``).
@@ -46,14 +69,15 @@ extension MediaAsset {
 private struct FieldEntries: AssetFieldSink {
     var entries: [DBusValue.DictionaryEntry] = []
 
-    init() { entries.reserveCapacity(14) }
+    init() { entries.reserveCapacity(AssetContract.keys.count) }
 
-    mutating func add(_ key: StaticString, _ value: String) { put(key, .string(value)) }
-    mutating func add(_ key: StaticString, _ value: Int64) { put(key, .int64(value)) }
-    mutating func add(_ key: StaticString, _ values: [String]) { put(key, .strings(values)) }
-
-    private mutating func put(_ key: StaticString, _ value: DBusValue) {
-        entries.append(DBusValue.DictionaryEntry(key: .string(key.description), value: .variant(value)))
+    mutating func add(_ key: AssetKey, _ value: AssetValue) {
+        let variant: DBusValue = switch value {
+        case .text(let text): .string(text)
+        case .texts(let texts): .strings(texts)
+        case .integer(let number): .int64(number)
+        }
+        entries.append(DBusValue.DictionaryEntry(key: .string(key.rawValue), value: .variant(variant)))
     }
 }
 

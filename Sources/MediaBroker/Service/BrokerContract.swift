@@ -1,4 +1,5 @@
 public import SwiftDBus
+import AssetContract
 
 /// The fixed names of the D-Bus contract (docs/dbus-api.md). Clients we never see depend on
 /// them: add, never rename.
@@ -14,8 +15,12 @@ public enum BrokerContract {
     /// `RecentMedia`'s default and largest page.
     public static let defaultLimit = 50
     public static let maximumLimit = 1000
+    /// The introspection annotation on every asset argument: `key:signature` of each asset key,
+    /// space-separated (``AssetContract``).
+    public static let assetKeysAnnotation = "org.mediabroker.MediaBroker1.AssetKeys"
+
     /// Longest `app_id` a filter may name.
-    public static let maximumAppIDLength = 255
+    public static let maximumAppIDLength = AssetContract.maximumAppIDBytes
 }
 
 extension ErrorName {

@@ -1,5 +1,6 @@
 public import SwiftDBus
 import MediaBrokerVersion
+import AssetContract
 
 /// One followed player, for `Status`.
 public struct PlayerSummary: Sendable, Hashable {
@@ -21,7 +22,9 @@ public struct PlayerSummary: Sendable, Hashable {
 /// declaration, so it cannot drift from what the object does.
 public enum BrokerObject {
     public static func make(controller: BrokerController) -> ExportedObject {
-        let assets = Argument("assets", "aa{sv}")
+        // The asset keys and their types, from the contract's table, for binding generators.
+        let assetKeys = [Annotation(BrokerContract.assetKeysAnnotation, AssetContract.annotation)]
+        let assets = Argument("assets", "aa{sv}", annotations: assetKeys)
         let queries = HistoryQueries(controller: controller)
         let interface = ExportedInterface(
             name: BrokerContract.interface,
@@ -65,7 +68,7 @@ public enum BrokerObject {
                                  setLater: { value, done in controller.setRetentionDays(value, done: done) }),
             ],
             signals: [
-                ExportedSignal("MediaAdded", arguments: [Argument("asset", .vardict)]),
+                ExportedSignal("MediaAdded", arguments: [Argument("asset", .vardict, annotations: assetKeys)]),
                 ExportedSignal("MediaRemoved", arguments: [Argument("ids", "ax")]),
             ])
         return ExportedObject(path: BrokerContract.objectPath, interfaces: [interface])

@@ -1,71 +1,80 @@
 public import SwiftDBus
+import AssetContract
 
 extension MediaAsset {
-    /// Reads `Donate`'s `a{sv}` into an asset, as liberal with integer types as `RecentMedia`'s
-    /// filter and as strict with everything else: `app_id` and `title` are required, an unknown
-    /// key, a wrong kind or an out-of-range value is `InvalidArgs` naming the key. Text is
-    /// cleaned and bounded like MPRIS metadata.
+    /// Reads `Donate`'s `a{sv}` into an asset by the contract's table (``AssetContract``): the keys
+    /// it marks required must be there, those it refuses (`id`, `source`, `artwork`, …) or does
+    /// not know are `InvalidArgs`, each value is read by its type and limits — integers of any
+    /// D-Bus integer type, text cleaned and bounded like MPRIS metadata — and a wrong kind or an
+    /// out-of-range value is `InvalidArgs` naming the key.
     ///
     /// `listened` defaults to `ended - started`, and `ended` to `started + length` (or `started`):
     /// an app that donates without saying how long is vouching for a listen.
     public init(donation fields: [String: DBusValue], now: Microseconds) throws(BusError) {
-        func text(_ key: String, required: Bool = false) throws(BusError) -> String? {
-            guard let value = fields[key] else {
-                if required { throw .invalidArgs("'\(key)' is required") }
-                return nil
+        var values: [AssetKey: AssetValue] = [:]
+        for name in fields.keys.sorted() {
+            guard let key = AssetKey(rawValue: name), AssetContract.spec(key).donate != .refused, let value = fields[name] else {
+                throw .invalidArgs("unknown key '\(name.prefix(64))' (known: \(Self.donationKeys))")
             }
-            guard let raw = try? value.string() else { throw .invalidArgs("'\(key)' must be a string") }
-            let clean = TrackMetadata.cleanText(raw)
-            if required, clean == nil { throw .invalidArgs("'\(key)' must not be empty") }
-            return clean
+            values[key] = try Self.donated(AssetContract.spec(key), value)
         }
-        func micros(_ key: String) throws(BusError) -> Microseconds? {
-            guard let value = fields[key] else { return nil }
+        for spec in AssetContract.keys where spec.donate == .required && values[spec.key] == nil {
+            throw .invalidArgs("'\(spec.key.rawValue)' is required")
+        }
+        func text(_ key: AssetKey) -> String? { if case .text(let text)? = values[key] { text } else { nil } }
+        func micros(_ key: AssetKey) -> Microseconds? { if case .integer(let number)? = values[key] { number } else { nil } }
+        var artists: [String] = []
+        if case .texts(let list)? = values[.artists] { artists = list } else if let artist = text(.artist) { artists = [artist] }
+        let started = micros(.started) ?? now
+        // A listen cannot start tomorrow; a little clock skew between processes is allowed.
+        guard started <= now + 60_000_000 else { throw .invalidArgs("'started' is in the future") }
+        let length = micros(.length)
+        if let length, length == 0 { throw .invalidArgs("'length' must be positive") }
+        let given = micros(.listened)
+        let ended = micros(.ended) ?? (started &+ (given ?? length ?? 0))
+        guard ended >= started else { throw .invalidArgs("'ended' must not be before 'started'") }
+        self.init(title: text(.title) ?? "", artists: artists, album: text(.album), appID: text(.appID) ?? "",
+                  appName: text(.appName), appIcon: text(.appIcon), started: started, ended: ended,
+                  listened: given ?? (ended - started), length: length, kind: text(.kind).map(Kind.init(rawValue:)),
+                  source: .donation)
+    }
+
+    /// The keys `Donate` takes, for the error that names an unknown one.
+    static let donationKeys = AssetContract.keys.filter { $0.donate != .refused }.map(\.key.rawValue).joined(separator: ", ")
+
+    /// One donated value, read by its type in the table; `nil` for a value that says nothing (an
+    /// empty optional text, an icon path that is not absolute).
+    static func donated(_ spec: AssetKeySpec, _ value: DBusValue) throws(BusError) -> AssetValue? {
+        let key = spec.key.rawValue
+        switch spec.type {
+        case .text, .path, .appID, .kind:
+            guard let raw = try? value.string() else { throw .invalidArgs("'\(key)' must be a string") }
+            let clean = BoundedText.clean(raw, maxBytes: AssetContract.maximumTextBytes)
+            if spec.donate == .required, clean == nil { throw .invalidArgs("'\(key)' must not be empty") }
+            guard let clean else { return nil }
+            switch spec.type {
+            case .path: return clean.hasPrefix("/") ? .text(clean) : nil
+            case .appID:
+                guard clean.utf8.count <= AssetContract.maximumAppIDBytes, !clean.contains("/") else {
+                    throw .invalidArgs("'\(key)' must be a desktop-file id of at most \(AssetContract.maximumAppIDBytes) bytes")
+                }
+            case .kind:
+                guard ["music", "podcast", "audiobook", "video"].contains(clean) else {
+                    throw .invalidArgs("'\(key)' must be music, podcast, audiobook or video")
+                }
+            default: break
+            }
+            return .text(clean)
+        case .texts:
+            guard let list = try? value.strings() else { throw .invalidArgs("'\(key)' must be an array of strings") }
+            return .texts(Array(list.compactMap { BoundedText.clean($0, maxBytes: AssetContract.maximumTextBytes) }
+                .prefix(AssetContract.maximumArtists)))
+        case .instant, .duration, .id:
             guard let number = try? value.integer(as: Int64.self), number >= 0 else {
                 throw .invalidArgs("'\(key)' must be a non-negative integer of microseconds")
             }
-            return number
+            return .integer(number)
         }
-        let known: Set<String> = ["app_id", "title", "artist", "artists", "album", "app_name", "app_icon",
-                                  "started", "ended", "listened", "length", "kind"]
-        if let unknown = fields.keys.sorted().first(where: { !known.contains($0) }) {
-            throw .invalidArgs("unknown key '\(unknown.prefix(64))' (known: \(known.sorted().joined(separator: ", ")))")
-        }
-        guard let appID = try text("app_id", required: true), appID.utf8.count <= BrokerContract.maximumAppIDLength,
-              !appID.contains("/") else {
-            throw .invalidArgs("'app_id' must be a desktop-file id of at most \(BrokerContract.maximumAppIDLength) bytes")
-        }
-        guard let title = try text("title", required: true) else { throw .invalidArgs("'title' is required") }
-
-        var artists: [String] = []
-        if let value = fields["artists"] {
-            guard let list = try? value.strings() else { throw .invalidArgs("'artists' must be an array of strings") }
-            artists = list.compactMap(TrackMetadata.cleanText)
-            if artists.count > TrackMetadata.Limits.maxArtists { artists = Array(artists.prefix(TrackMetadata.Limits.maxArtists)) }
-        } else if let artist = try text("artist") {
-            artists = [artist]
-        }
-        let started = try micros("started") ?? now
-        // A listen cannot start tomorrow; a little clock skew between processes is allowed.
-        guard started <= now + 60_000_000 else { throw .invalidArgs("'started' is in the future") }
-        let length = try micros("length")
-        if let length, length == 0 { throw .invalidArgs("'length' must be positive") }
-        let given = try micros("listened")
-        let ended = try micros("ended") ?? (started &+ (given ?? length ?? 0))
-        guard ended >= started else { throw .invalidArgs("'ended' must not be before 'started'") }
-        let listened = given ?? (ended - started)
-        var kind: Kind?
-        if let name = try text("kind") {
-            guard ["music", "podcast", "audiobook", "video"].contains(name) else {
-                throw .invalidArgs("'kind' must be music, podcast, audiobook or video")
-            }
-            kind = Kind(rawValue: name)
-        }
-        var icon = try text("app_icon")
-        if let path = icon, !path.hasPrefix("/") { icon = nil }
-        self.init(title: title, artists: artists, album: try text("album"), appID: appID, appName: try text("app_name"),
-                  appIcon: icon, started: started, ended: ended, listened: listened,
-                  length: length, kind: kind, source: .donation)
     }
 }
 
