@@ -18,6 +18,7 @@
 _broker_ctl_spec() {
     cat <<'EOF'
 recent --limit=N --since=WHEN --until=WHEN --app=ID --json
+moments --limit=N --since=WHEN --until=WHEN --gap=DURATION --app=ID --json
 now --json
 follow --json
 status --json

@@ -6,6 +6,7 @@ enum BrokerCtl {
     /// are all checked against this list, so a subcommand added here is documented everywhere.
     static let allSubcommands: [any Subcommand.Type] = [
         RecentCommand.self,
+        MomentsCommand.self,
         NowCommand.self,
         FollowCommand.self,
         StatusCommand.self,

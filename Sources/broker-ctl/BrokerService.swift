@@ -12,6 +12,14 @@ protocol BrokerService: Sendable {
         since: Date?, until: Date?, limit: Int, appID: String?, before: Int64?
     ) async throws(MediaBrokerError) -> [GenericMedia]
 
+    /// Moments newest first (broker version 2): `limit` 1…200, `gap` 1 minute…6 hours.
+    func moments(
+        since: Date?, until: Date?, limit: Int, gap: Duration?, appID: String?, before: String?
+    ) async throws(MediaBrokerError) -> [Moment]
+
+    /// The assets with these ids, in the order asked; unknown ids skipped. At most 1000.
+    func media(ids: [Int64]) async throws(MediaBrokerError) -> [GenericMedia]
+
     /// What each active player plays now, as assets not yet finally recorded.
     func nowPlaying() async throws(MediaBrokerError) -> [GenericMedia]
 

@@ -61,6 +61,7 @@ final class FakeBroker: BrokerService {
     let playing: Result<[GenericMedia], MediaBrokerError>
     let added: Result<AsyncStream<GenericMedia>, MediaBrokerError>
     let appList: [AppInfo]
+    let momentList: [Moment]
     let purgeCount: Int
     let donatedID: Int64
     /// Errors by method name (`"donate"`, `"purge"`, …), thrown instead of answering.
@@ -79,7 +80,7 @@ final class FakeBroker: BrokerService {
             BrokerStatus(version: "0.1.0", assetCount: 0, players: [])),
         nowPlaying: Result<[GenericMedia], MediaBrokerError> = .success([]),
         mediaAdded: Result<AsyncStream<GenericMedia>, MediaBrokerError> = .success(AsyncStream { _ in }),
-        mediaEnabled: Bool = true, retentionDays: Int = 90, apps: [AppInfo] = [], purgeCount: Int = 0,
+        mediaEnabled: Bool = true, retentionDays: Int = 90, apps: [AppInfo] = [], moments: [Moment] = [], purgeCount: Int = 0,
         donatedID: Int64 = 1, failures: [String: MediaBrokerError] = [:]
     ) {
         self.media = media
@@ -87,6 +88,7 @@ final class FakeBroker: BrokerService {
         self.playing = nowPlaying
         self.added = mediaAdded
         self.appList = apps
+        self.momentList = moments
         self.purgeCount = purgeCount
         self.donatedID = donatedID
         self.failures = failures
@@ -120,6 +122,19 @@ final class FakeBroker: BrokerService {
     }
 
     func nowPlaying() async throws(MediaBrokerError) -> [GenericMedia] { try playing.get() }
+
+    func moments(
+        since: Date?, until: Date?, limit: Int, gap: Duration?, appID: String?, before: String?
+    ) async throws(MediaBrokerError) -> [Moment] {
+        try check("moments")
+        return Array(momentList.prefix(limit))
+    }
+
+    func media(ids: [Int64]) async throws(MediaBrokerError) -> [GenericMedia] {
+        try check("media")
+        let all = (try? media.get()) ?? []
+        return ids.compactMap { id in all.first { $0.id == id } }
+    }
 
     func status() async throws(MediaBrokerError) -> BrokerStatus { try brokerStatus.get() }
 

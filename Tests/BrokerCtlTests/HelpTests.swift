@@ -76,6 +76,7 @@ import Testing
 
     @Test func optionNamesAreExposedForTheManPageAndCompletion() {
         #expect(RecentCommand.optionNames == ["--limit", "--since", "--until", "--app", "--json", "--help", "-h"])
+        #expect(MomentsCommand.optionNames == ["--limit", "--since", "--until", "--gap", "--app", "--json", "--help", "-h"])
         #expect(StatusCommand.optionNames == ["--json", "--help", "-h"])
         #expect(NowCommand.optionNames == ["--json", "--help", "-h"])
         #expect(FollowCommand.optionNames == ["--json", "--help", "-h"])
@@ -91,7 +92,7 @@ import Testing
         #expect(ExportCommand.optionNames == ["--since", "--until", "--app", "--format", "--help", "-h"])
         #expect(
             BrokerCtl.allSubcommands.map { $0.name } == [
-                "recent", "now", "follow", "status", "donate", "media", "apps", "opt-out", "opt-in", "purge",
+                "recent", "moments", "now", "follow", "status", "donate", "media", "apps", "opt-out", "opt-in", "purge",
                 "retention", "export", "help",
             ])
     }

@@ -22,9 +22,9 @@ final class PlayersCoreHarness {
     /// What the resolver answers, by bus name.
     var apps: [String: AppIdentity] = [:]
 
-    init(privacy: PrivacySettings = PrivacySettings(), rereadInterval: Microseconds = 30 * second) {
+    init(privacy: PrivacySettings = PrivacySettings(), rereadInterval: Microseconds = 30 * second, artworkFolder: String? = nil) {
         let clock = clock
-        core = PlayersCore(rule: .default, privacy: privacy, safetyRereadInterval: rereadInterval,
+        core = PlayersCore(rule: .default, privacy: privacy, safetyRereadInterval: rereadInterval, artworkFolder: artworkFolder,
                            clocks: .init(wall: { clock.wall }, monotonic: { clock.monotonic }),
                            resolveNow: { [unowned self] clues in
                                resolvedNow.append(clues)
@@ -96,11 +96,13 @@ final class PlayersCoreHarness {
         feed(.answered(ref, .player, .success([.vardict(properties)])))
     }
 
-    static func track(_ title: String, length: Microseconds = 200 * second, id: String? = nil) -> DBusValue {
-        .vardict([
+    static func track(_ title: String, length: Microseconds = 200 * second, id: String? = nil, art: String? = nil) -> DBusValue {
+        var metadata: [String: DBusValue] = [
             "mpris:trackid": .string(id ?? "track:\(title)"),
             "xesam:title": .string(title), "xesam:artist": .strings(["Artist"]), "mpris:length": .int64(length),
-        ])
+        ]
+        if let art { metadata["mpris:artUrl"] = .string(art) }
+        return .vardict(metadata)
     }
 
     /// The player says it plays `title`.

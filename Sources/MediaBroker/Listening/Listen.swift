@@ -48,7 +48,13 @@ public struct Listen: Sendable, Hashable {
         return MediaAsset(
             title: title, artists: metadata.artists, album: metadata.album, appID: appID, appName: appName,
             appIcon: appIcon, started: started, ended: ended, listened: listened, length: metadata.length,
-            kind: metadata.kind, source: .mpris)
+            kind: metadata.kind, source: .mpris, artworkURL: metadata.artURL.flatMap(Self.remoteArtwork))
+    }
+
+    /// An `http(s)` art URL, kept as the asset's `artwork_url` (never fetched).
+    private static func remoteArtwork(_ url: String) -> String? {
+        guard case .remote(let remote)? = ArtworkSource(url: url) else { return nil }
+        return remote
     }
 
     /// The listen an open-listen record holds, as a restarted broker reads it back: the key without
@@ -59,7 +65,8 @@ public struct Listen: Sendable, Hashable {
         let asset = record.asset
         self.init(
             key: key,
-            metadata: TrackMetadata(title: asset.title, artists: asset.artists, album: asset.album, length: asset.length),
+            metadata: TrackMetadata(title: asset.title, artists: asset.artists, album: asset.album, length: asset.length,
+                                    artURL: asset.artworkURL),
             started: asset.started, ended: asset.ended, listened: asset.listened)
     }
 }

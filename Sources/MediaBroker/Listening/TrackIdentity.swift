@@ -58,7 +58,7 @@ extension TrackMetadata {
             artists: artists.isEmpty ? earlier.artists : artists, album: album ?? earlier.album,
             albumArtists: albumArtists.isEmpty ? earlier.albumArtists : albumArtists,
             genres: genres.isEmpty ? earlier.genres : genres, url: url ?? earlier.url,
-            length: length ?? earlier.length, isExcluded: isExcluded || earlier.isExcluded)
+            length: length ?? earlier.length, isExcluded: isExcluded || earlier.isExcluded, artURL: artURL ?? earlier.artURL)
     }
 
     /// `identity == earlier.identity`, field by field, without building the two identities.

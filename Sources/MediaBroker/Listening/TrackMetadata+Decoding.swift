@@ -2,8 +2,8 @@ public import SwiftDBus
 
 /// Reading MPRIS `Metadata` as real players send it (mpris-quirks.md 1–6).
 extension TrackMetadata {
-    /// The MPRIS metadata keys read; every other key (`mpris:artUrl`, `xesam:comment`, vendor keys)
-    /// is ignored, so a change to one of them is not a change of metadata.
+    /// The MPRIS metadata keys read; every other key (`xesam:comment`, vendor keys) is ignored, so
+    /// a change to one of them is not a change of metadata.
     public enum Key {
         public static let trackID = "mpris:trackid"
         public static let length = "mpris:length"
@@ -13,6 +13,7 @@ extension TrackMetadata {
         public static let albumArtist = "xesam:albumArtist"
         public static let genre = "xesam:genre"
         public static let url = "xesam:url"
+        public static let artURL = "mpris:artUrl"
         /// The broker's own vendor key: `b` true marks an item as not to be recorded.
         public static let exclude = "mediabroker:exclude"
     }
@@ -65,16 +66,17 @@ extension TrackMetadata {
             genres: list(values[.genre], max: Limits.maxGenres),
             url: values[.url].flatMap(text).flatMap(cleanURL),
             length: values[.length].flatMap(microseconds).flatMap(plausibleLength),
-            isExcluded: values[.exclude].map(excludeFlag) ?? false)
+            isExcluded: values[.exclude].map(excludeFlag) ?? false,
+            artURL: values[.artURL].flatMap(text).flatMap(boundedArtURL))
     }
 
     /// The values of the keys read (``Key``), each absent until found.
     private struct KeyValues {
         enum Slot {
-            case trackID, length, title, artist, album, albumArtist, genre, url, exclude
+            case trackID, length, title, artist, album, albumArtist, genre, url, exclude, artURL
         }
 
-        private var trackID, length, title, artist, album, albumArtist, genre, url, exclude: DBusValue?
+        private var trackID, length, title, artist, album, albumArtist, genre, url, exclude, artURL: DBusValue?
 
         subscript(slot: Slot) -> DBusValue? {
             get {
@@ -88,6 +90,7 @@ extension TrackMetadata {
                 case .genre: genre
                 case .url: url
                 case .exclude: exclude
+                case .artURL: artURL
                 }
             }
             set {
@@ -101,6 +104,7 @@ extension TrackMetadata {
                 case .genre: genre = newValue
                 case .url: url = newValue
                 case .exclude: exclude = newValue
+                case .artURL: artURL = newValue
                 }
             }
         }
@@ -116,7 +120,7 @@ extension TrackMetadata {
             return switch name.count {
             case 9: matches("xesam:url") ? .url : nil
             case 11: matches("xesam:title") ? .title : matches("xesam:album") ? .album : matches("xesam:genre") ? .genre : nil
-            case 12: matches("xesam:artist") ? .artist : matches("mpris:length") ? .length : nil
+            case 12: matches("xesam:artist") ? .artist : matches("mpris:length") ? .length : matches("mpris:artUrl") ? .artURL : nil
             case 13: matches("mpris:trackid") ? .trackID : nil
             case 17: matches("xesam:albumArtist") ? .albumArtist : nil
             case 19: matches("mediabroker:exclude") ? .exclude : nil

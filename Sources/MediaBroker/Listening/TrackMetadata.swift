@@ -37,6 +37,10 @@ public struct TrackMetadata: Sendable, Hashable {
     public var isExcluded: Bool { fields.isExcluded }
     /// The kind of media, when the metadata tells it (``kind(genres:trackID:url:)``).
     public var kind: MediaAsset.Kind? { fields.kind }
+    /// `mpris:artUrl` as the player sent it (a local file, a `data:` URL, an `http(s)` URL; see
+    /// ``ArtworkSource``), at most ``ArtworkSource/maximumURLBytes``. Not part of which track it is,
+    /// nor of equality.
+    public var artURL: String? { fields.artURL }
 
     private final class Fields: Sendable {
         let trackID: String?
@@ -49,10 +53,11 @@ public struct TrackMetadata: Sendable, Hashable {
         let length: Microseconds?
         let isExcluded: Bool
         let kind: MediaAsset.Kind?
+        let artURL: String?
 
         init(
             trackID: String?, title: String?, artists: [String], album: String?, albumArtists: [String],
-            genres: [String], url: String?, length: Microseconds?, isExcluded: Bool, kind: MediaAsset.Kind?
+            genres: [String], url: String?, length: Microseconds?, isExcluded: Bool, kind: MediaAsset.Kind?, artURL: String?
         ) {
             self.trackID = trackID
             self.title = title
@@ -64,10 +69,13 @@ public struct TrackMetadata: Sendable, Hashable {
             self.length = length
             self.isExcluded = isExcluded
             self.kind = kind
+            self.artURL = artURL
         }
     }
 
-    /// Every field equal (`kind` follows from the others); the same object is equal at once.
+    /// Every field equal (`kind` follows from the others) but ``artURL``: a browser tells a new
+    /// temporary art file for the same track again and again (quirk 18), and that is no change of
+    /// what plays. The same object is equal at once.
     public static func == (a: TrackMetadata, b: TrackMetadata) -> Bool {
         let x = a.fields, y = b.fields
         return x === y
@@ -117,7 +125,7 @@ public struct TrackMetadata: Sendable, Hashable {
     public init(
         trackID: String? = nil, title: String? = nil, artists: [String] = [], album: String? = nil,
         albumArtists: [String] = [], genres: [String] = [], url: String? = nil, length: Microseconds? = nil,
-        isExcluded: Bool = false
+        isExcluded: Bool = false, artURL: String? = nil
     ) {
         self.init(
             cleanedTrackID: trackID.flatMap(Self.cleanTrackID),
@@ -125,18 +133,23 @@ public struct TrackMetadata: Sendable, Hashable {
             artists: Self.cleanList(artists, max: Limits.maxArtists), album: album.flatMap(Self.cleanText),
             albumArtists: Self.cleanList(albumArtists, max: Limits.maxArtists),
             genres: Self.cleanList(genres, max: Limits.maxGenres), url: url.flatMap(Self.cleanURL),
-            length: length.flatMap(Self.plausibleLength), isExcluded: isExcluded)
+            length: length.flatMap(Self.plausibleLength), isExcluded: isExcluded, artURL: artURL.flatMap(Self.boundedArtURL))
     }
 
     /// Assigns already cleaned fields. A title that is a web address is no title (``AddressTitle``).
     init(
         cleanedTrackID trackID: String?, title: String?, artists: [String], album: String?, albumArtists: [String],
-        genres: [String], url: String?, length: Microseconds?, isExcluded: Bool
+        genres: [String], url: String?, length: Microseconds?, isExcluded: Bool, artURL: String?
     ) {
         fields = Fields(
             trackID: trackID, title: title.flatMap { AddressTitle.isAddress($0, url: url) ? nil : $0 }, artists: artists, album: album, albumArtists: albumArtists,
             genres: genres, url: url, length: length, isExcluded: isExcluded,
-            kind: Self.kind(genres: genres, trackID: trackID, url: url))
+            kind: Self.kind(genres: genres, trackID: trackID, url: url), artURL: artURL)
+    }
+
+    /// An art URL kept as sent, when it is not empty and not longer than the broker reads.
+    static func boundedArtURL(_ url: String) -> String? {
+        url.isEmpty || url.utf8.count > ArtworkSource.maximumURLBytes ? nil : url
     }
 
     /// No metadata at all (what Spotify sends until its first track change).

@@ -37,6 +37,8 @@ final class FollowedPlayer {
     var lastSignal: MessageBody?
     /// The name limit was hit and logged for this connection.
     var loggedNameLimit = false
+    /// The art it showed lately (``PlayerArtwork``).
+    var art = PlayerArtwork()
 
     enum TimerKind: Hashable {
         case deadline, reread, identityRetry, playerRetry

@@ -14,6 +14,8 @@ struct ListenRecorder {
         case removeOpenListen(key: String)
         /// Record the finished listen, removing its record in progress.
         case record(MediaAsset, openKey: String)
+        /// Keep this art in the artwork folder: a listen written next names it.
+        case keepArtwork(SecuredArtwork)
         /// Remove the record in progress of a listen another player's listen already counts.
         case removeTwin(key: String)
     }
@@ -25,6 +27,8 @@ struct ListenRecorder {
         var appName: String?
         var appIcon: String?
         var isProxy: Bool
+        /// `artUrl` → the path of its file in the artwork folder, for the art secured lately.
+        var artworkFiles: [String: String] = [:]
     }
 
     /// The settings in force now.
@@ -69,7 +73,9 @@ struct ListenRecorder {
     }
 
     private func asset(_ listen: Listen, _ source: Source) -> MediaAsset? {
-        listen.asset(appID: source.appID, appName: source.appName, appIcon: source.appIcon)
+        var asset = listen.asset(appID: source.appID, appName: source.appName, appIcon: source.appIcon)
+        if let url = listen.metadata.artURL { asset?.artwork = source.artworkFiles[url] }
+        return asset
     }
 
     /// Forgets that the listen `key` was suppressed; whether it was. An empty set is not asked:

@@ -22,6 +22,11 @@ public final class PlayerTracker: @unchecked Sendable {
     private var tokens: [MatchToken] = []
     private var stopped = false
     private var barriers: [() -> Void] = []
+    /// Reads the art players point at: never on the bus thread (a file can be slow to open).
+    private let artworkReader = WorkerThread()
+    /// Art reads asked for and not yet answered; beyond ``maxArtworkReads`` a read is not asked.
+    private var artworkReads = 0
+    static let maxArtworkReads = 8
 
     /// `safetyRereadInterval`: how often a playing player is re-read in case it never signals; the
     /// default 30 s, shorter only in tests (`--reread-interval`).
@@ -33,6 +38,7 @@ public final class PlayerTracker: @unchecked Sendable {
         let resolver = controller.resolver
         self.core = PlayersCore(rule: controller.rule, privacy: controller.settings,
                                 safetyRereadInterval: max(safetyRereadInterval, .milliseconds(100)).wholeMicroseconds,
+                                artworkFolder: controller.store.path.flatMap(ArtworkFolder.path(besideDatabase:)),
                                 resolveNow: { resolver.resolve($0) })
         controller.tracker = self
     }
@@ -105,6 +111,7 @@ public final class PlayerTracker: @unchecked Sendable {
         tokens.removeAll()
         for timer in timers.values { timer.cancel() }
         timers.removeAll()
+        artworkReader.shutdown()
     }
 
     /// Runs `work` once no player holds store work waiting for an answer about its app that is on
@@ -167,6 +174,18 @@ public final class PlayerTracker: @unchecked Sendable {
             controller.resolver.resolve(clues) { [self] app in
                 loop.execute { [self] in feed(.appResolved(ref, app)) }
             }
+        case .secureArtwork(let ref, let url, let source):
+            guard artworkReads < Self.maxArtworkReads else { return feed(.artworkSecured(ref, url: url, nil)) }
+            artworkReads += 1
+            let loop = connection.loop
+            let submitted = artworkReader.submit { [self] in
+                let artwork = ArtworkReader.secure(source)
+                loop.execute { [self] in
+                    artworkReads -= 1
+                    feed(.artworkSecured(ref, url: url, artwork))
+                }
+            }
+            if !submitted { artworkReads -= 1 }
         case .arm(let timer, let delay):
             timers[timer]?.cancel()
             timers[timer] = connection.schedule(after: .microseconds(delay)) { [self] in
@@ -211,6 +230,10 @@ public final class PlayerTracker: @unchecked Sendable {
             store.removeOpenListen(key: key) { _ in }
         case .record(let asset, let openKey):
             controller.record(asset, openKey: openKey)
+        case .keepArtwork(let artwork):
+            store.keepArtwork(artwork) { [log] result in
+                if case .failure(let error) = result { log.warning("could not keep a listen's art: \(error)") }
+            }
         }
     }
 }

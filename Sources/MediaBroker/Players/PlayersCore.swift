@@ -23,6 +23,9 @@ final class PlayersCore {
     static let maxPlayers = 256
     /// Finished listens one player may have held while its app is being found (see `perform`).
     static let maxHeldListens = 256
+    /// Art bytes held across all players until their listens are written: beyond, new art is not
+    /// kept (a flood of tracks with large art cannot grow the broker).
+    static let maxPendingArtworkBytes = 32 << 20
 
     /// What happened, as the runtime tells it.
     enum Input {
@@ -39,6 +42,8 @@ final class PlayersCore {
         /// The bus daemon told the process id of the player's connection (`nil`: it did not).
         case processID(PlayerRef, UInt32?)
         case appResolved(PlayerRef, AppIdentity)
+        /// The art at `url` was read (`nil`: there was none, or it was refused).
+        case artworkSecured(PlayerRef, url: String, SecuredArtwork?)
         case timerFired(Timer)
         case privacyChanged(PrivacySettings)
         /// The broker is stopping: every listen ends.
@@ -55,6 +60,9 @@ final class PlayersCore {
         case askProcessID(PlayerRef)
         /// Find the player's app on another thread (answer: ``Input/appResolved(_:_:)``).
         case resolveApp(PlayerRef, PlayerClues)
+        /// Read the art a player points at, at once and off the bus thread (answer:
+        /// ``Input/artworkSecured(_:url:_:)``): a browser deletes its art file soon after.
+        case secureArtwork(PlayerRef, url: String, ArtworkSource)
         /// Arm `timer` to fire after this many microseconds, replacing the same timer if armed.
         case arm(Timer, after: Microseconds)
         case cancel(Timer)
@@ -114,10 +122,14 @@ final class PlayersCore {
     private var startedAt: Microseconds = .max
     private var actions: [Action] = []
     private var storeWork: [ListenRecorder.StoreWork] = []
+    /// Where art files are kept (``ArtworkFolder``); `nil`: no art is kept (a history in memory).
+    private let artworkFolder: String?
+    private var pendingArtworkBytes = 0
 
-    init(rule: ListenRule, privacy: PrivacySettings, safetyRereadInterval: Microseconds, clocks: Clocks = .system,
-         resolveNow: @escaping (PlayerClues) -> AppIdentity) {
+    init(rule: ListenRule, privacy: PrivacySettings, safetyRereadInterval: Microseconds, artworkFolder: String? = nil,
+         clocks: Clocks = .system, resolveNow: @escaping (PlayerClues) -> AppIdentity) {
         self.rule = rule
+        self.artworkFolder = artworkFolder
         self.recorder = ListenRecorder(privacy: privacy)
         self.safetyRereadInterval = safetyRereadInterval
         self.clocks = clocks
@@ -170,6 +182,8 @@ final class PlayersCore {
             if player.wantsApp { resolveApp(of: player) }
         case .appResolved(let ref, let app):
             if let player = followed(ref) { appResolved(app, for: player) }
+        case .artworkSecured(let ref, let url, let artwork):
+            if let player = followed(ref), let artwork { secured(artwork, from: url, for: player) }
         case .timerFired(let timer):
             fired(timer)
         case .privacyChanged(let settings):
@@ -268,6 +282,7 @@ final class PlayersCore {
         resolveNowIfPending(player)
         handle(.playerGone, for: player)
         cancelTimers(of: player)
+        pendingArtworkBytes -= player.art.pendingBytes
         players[player.uniqueName] = nil
         if players.count < Self.maxPlayers { loggedPlayerLimit = false }
     }
@@ -329,6 +344,9 @@ final class PlayersCore {
     @discardableResult
     private func apply(_ properties: PlayerProperties, to player: FollowedPlayer) -> Bool {
         var newTrack = false
+        // Art is asked for as soon as it is told, even when nothing else changed: a browser's
+        // art file may be gone a moment later.
+        if let metadata = properties.metadata { requestArtwork(metadata.artURL, for: player) }
         if let metadata = properties.metadata, metadata != player.lastMetadata {
             newTrack = player.lastMetadata.map { !metadata.isSameTrack(as: $0) && !metadata.fillsIn(untitled: $0) } ?? true
             player.lastMetadata = metadata
@@ -527,7 +545,7 @@ final class PlayersCore {
     /// Does what the recorder decides for `effect` (see ``ListenRecorder``).
     private func performNow(_ effect: ListenEffect, for player: FollowedPlayer, settingsThen: some Collection<PrivacySettings>) {
         let source = ListenRecorder.Source(uniqueName: player.uniqueName, appID: player.appID, appName: player.appName,
-                                           appIcon: player.app?.appIcon, isProxy: player.isProxy)
+                                           appIcon: player.app?.appIcon, isProxy: player.isProxy, artworkFiles: player.art.files)
         let now = clocks.wall()
         let work = recorder.perform(effect, from: source, settingsThen: settingsThen, at: now) {
             players.values.compactMap { other in
@@ -536,10 +554,41 @@ final class PlayersCore {
             }
         }
         guard let work else { return }
-        if case .removeTwin = work {
+        switch work {
+        case .removeTwin:
             log(.debug, "\(player.uniqueName) mirrored a listen recorded from another player; not counted twice")
+        case .saveOpenListen(_, let asset, _), .record(let asset, _):
+            // The art goes to the store with the listen's first write that names it, not before:
+            // a track that never becomes a listen leaves no art behind.
+            if asset.artwork != nil, let url = effect.listen.metadata.artURL, let artwork = player.art.takePending(url) {
+                pendingArtworkBytes -= artwork.bytes.count
+                storeWork.append(.keepArtwork(artwork))
+            }
+        default:
+            break
         }
         storeWork.append(work)
+    }
+
+    // MARK: Artwork
+
+    /// Asks for the art at `url` to be read, once per URL, when the history keeps art and the URL
+    /// is a local file or a `data:` URL (an `http(s)` URL is only kept as text, never fetched).
+    private func requestArtwork(_ url: String?, for player: FollowedPlayer) {
+        guard artworkFolder != nil, let url, url != player.art.requested else { return }
+        player.art.requested = url
+        guard player.art.files[url] == nil, let source = ArtworkSource(url: url) else { return }
+        if case .remote = source { return }
+        actions.append(.secureArtwork(player.ref, url: url, source))
+    }
+
+    private func secured(_ artwork: SecuredArtwork, from url: String, for player: FollowedPlayer) {
+        guard let folder = artworkFolder else { return }
+        guard pendingArtworkBytes + artwork.bytes.count <= Self.maxPendingArtworkBytes else {
+            return log(.debug, "not keeping art from \(player.uniqueName): \(pendingArtworkBytes) bytes of art wait already")
+        }
+        pendingArtworkBytes += artwork.bytes.count - player.art.secured(artwork, from: url, folder: folder)
+        log(.debug, "secured art \(artwork.fileName) (\(artwork.bytes.count) bytes) from \(player.uniqueName)")
     }
 
     // MARK: Leftovers

@@ -32,6 +32,14 @@ enum TimeExpression {
         throw InvalidTimeError(text: text, reason: InvalidTimeError.expectedForms)
     }
 
+    /// A length of time typed as `90s`, `15m`, `2h`, `1h30m`, in seconds.
+    static func duration(from text: String) throws(InvalidTimeError) -> Int64 {
+        let bytes = Array(text.utf8)
+        guard let first = bytes.first, first.isDigit, !bytes.allSatisfy(\.isDigit), let seconds = try durationInSeconds(bytes, text: text)
+        else { throw InvalidTimeError(text: text, reason: "expected a duration like 90s, 15m, 2h or 1h30m") }
+        return seconds
+    }
+
     private static let secondsPerUnit: [UInt8: Int64] = [
         UInt8(ascii: "s"): 1, UInt8(ascii: "m"): 60, UInt8(ascii: "h"): 3600,
         UInt8(ascii: "d"): 86_400, UInt8(ascii: "w"): 604_800,

@@ -1,0 +1,89 @@
+import FoundationEssentials
+import MediaDonationClient
+
+/// `broker-ctl moments`: listening grouped into moments, newest first, each with its tracks.
+struct MomentsCommand: Subcommand, Equatable {
+    static let name = "moments"
+    static let summary = "Show your listening grouped into moments, newest first."
+    static let limitRange = 1...200  // The D-Bus contract's bounds for Moments.
+    static let gapRange: ClosedRange<Int64> = 60...(6 * 3600)
+
+    enum Option {
+        static let limit = OptionSpec("limit", value: "N", help: "Show at most N moments, 1 to 200 (default 20).")
+        static let since = OptionSpec("since", value: "WHEN", help: "Only moments that began at or after WHEN.")
+        static let until = OptionSpec("until", value: "WHEN", help: "Only moments that began before WHEN.")
+        static let gap = OptionSpec("gap", value: "DURATION", help: "The silence that ends a moment, 1m to 6h (default 30m).")
+        static let app = OptionSpec("app", value: "ID", help: "Only moments of this app's listens.")
+        static let json = OptionSpec("json", help: "Print one JSON object per moment, one a line, with its tracks.")
+    }
+
+    static let options = [Option.limit, Option.since, Option.until, Option.gap, Option.app, Option.json]
+
+    static let discussion = """
+        A moment is a run of listens, across apps, each starting no more than DURATION after the
+        one before ended; it holds at most 13 listens and never crosses 04:00. Its title is the
+        album or artist heard for most of it, the show of a podcast, or the part of the day.
+
+        WHEN is a date or time in ISO-8601 (2026-11-29, 2026-11-29T14:05), a time that long ago
+        (2h, 3d, 1w) or now, today or yesterday. DURATION is like 90s, 15m, 2h or 1h30m.
+        Times are local. In JSON, times are microseconds as on D-Bus, with the moment's keys and
+        its tracks under "assets".
+
+        Examples:
+          broker-ctl moments --since yesterday
+          broker-ctl moments --gap 15m --json | jq -r .title
+        """
+
+    var limit = 20
+    var since: Date?
+    var until: Date?
+    /// Seconds.
+    var gap: Int64?
+    var appID: String?
+    var printsJSON = false
+
+    init(limit: Int = 20, since: Date? = nil, until: Date? = nil, gap: Int64? = nil, appID: String? = nil, printsJSON: Bool = false) {
+        self.limit = limit
+        self.since = since
+        self.until = until
+        self.gap = gap
+        self.appID = appID
+        self.printsJSON = printsJSON
+    }
+
+    init(parsing arguments: ParsedArguments, context: ParseContext) throws(UsageError) {
+        if let text = arguments.value(of: Option.limit) {
+            guard let limit = Int(text), Self.limitRange.contains(limit) else {
+                throw UsageError("--limit must be a whole number from 1 to 200, not '\(text)'")
+            }
+            self.limit = limit
+        }
+        if let text = arguments.value(of: Option.gap) {
+            do throws(InvalidTimeError) {
+                let seconds = try TimeExpression.duration(from: text)
+                guard Self.gapRange.contains(seconds) else { throw InvalidTimeError(text: text, reason: "a gap is 1m to 6h") }
+                gap = seconds
+            } catch {
+                throw UsageError("--gap: \(error.reason) ('\(text)')")
+            }
+        }
+        (since, until) = try arguments.range(since: Option.since, until: Option.until, context)
+        appID = try arguments.appID(of: Option.app)
+        printsJSON = arguments.contains(Option.json)
+    }
+
+    func run(in environment: RunEnvironment) async throws(MediaBrokerError) {
+        let broker = try environment.connectToBroker()
+        let moments = try await broker.moments(
+            since: since, until: until, limit: limit, gap: gap.map { .seconds($0) }, appID: appID, before: nil)
+        var tracks: [Int64: GenericMedia] = [:]
+        let ids = moments.flatMap(\.assetIDs)
+        for start in stride(from: 0, to: ids.count, by: 1000) {
+            for item in try await broker.media(ids: Array(ids[start..<min(start + 1000, ids.count)])) { tracks[item.id] = item }
+        }
+        let output = printsJSON
+            ? MomentsOutput.jsonLines(moments, tracks: tracks)
+            : MomentsOutput.blocks(moments, tracks: tracks, timeZone: environment.timeZone)
+        environment.standardOutput.write(output)
+    }
+}
