@@ -17,7 +17,7 @@ import Testing
         #expect(asset.appID == "chromium")
         #expect(asset.appName == "Chromium Web Browser")
         #expect(asset.appIcon.map { FileManager.default.fileExists(atPath: $0) } == true)
-        #expect(asset.listened.map { $0 >= .seconds(BrowserRig.trackSeconds - 1) } == true)
+        #expect(asset.listened.map { $0 >= .seconds(BrowserRig.trackSeconds - 1) } == true, "\(rig.describe([asset]))")
         try await rig.quit(browser)
         #expect(try await rig.assets().count == 1)
     }

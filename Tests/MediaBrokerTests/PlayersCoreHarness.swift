@@ -117,7 +117,7 @@ final class PlayersCoreHarness {
     // MARK: What it did
 
     var storeWork: [ListenRecorder.StoreWork] {
-        actions.flatMap { action -> [ListenRecorder.StoreWork] in if case .store(let work) = action { work } else { [] } }
+        actions.compactMap { action -> ListenRecorder.StoreWork? in if case .store(let work) = action { work } else { nil } }
     }
 
     var recorded: [MediaAsset] {

@@ -22,7 +22,7 @@ final class FollowedPlayer {
     var status: PlaybackStatus?
     /// The timers armed for it, and when the deadline timer fires: a deadline no earlier than that
     /// keeps it.
-    var armed: Set<TimerKind> = []
+    var armed = TimerSet()
     var deadlineFiresAt: Microseconds?
     /// The last `Metadata` the player sent, decoded, and its last raw `Rate`: the same again in a
     /// signal that differs otherwise (a new status, say) is no event. Metadata that differs only
@@ -40,8 +40,8 @@ final class FollowedPlayer {
     /// The art it showed lately (``PlayerArtwork``).
     var art = PlayerArtwork()
 
-    enum TimerKind: Hashable {
-        case deadline, reread, identityRetry, playerRetry
+    enum TimerKind: UInt8, CaseIterable {
+        case deadline = 1, reread = 2, identityRetry = 4, playerRetry = 8
 
         func timer(for ref: PlayerRef) -> PlayersCore.Timer {
             switch self {
@@ -51,6 +51,21 @@ final class FollowedPlayer {
             case .playerRetry: .playerRetry(ref)
             }
         }
+    }
+
+    /// Which timers are armed: a few bits, asked on every signal.
+    struct TimerSet {
+        private var bits: UInt8 = 0
+
+        func contains(_ kind: TimerKind) -> Bool { bits & kind.rawValue != 0 }
+        mutating func insert(_ kind: TimerKind) { bits |= kind.rawValue }
+        /// Whether it was armed.
+        mutating func remove(_ kind: TimerKind) -> Bool {
+            defer { bits &= ~kind.rawValue }
+            return contains(kind)
+        }
+        var kinds: [TimerKind] { TimerKind.allCases.filter(contains) }
+        mutating func removeAll() { bits = 0 }
     }
 
     init(ref: PlayerRef, rule: ListenRule, metAt: Microseconds) {

@@ -23,7 +23,8 @@ public final class PlayerTracker: @unchecked Sendable {
     private var stopped = false
     private var barriers: [() -> Void] = []
     /// Reads the art players point at: never on the bus thread (a file can be slow to open).
-    private let artworkReader = WorkerThread()
+    /// Started at the first art told.
+    private var artworkReader: WorkerThread?
     /// Art reads asked for and not yet answered; beyond ``maxArtworkReads`` a read is not asked.
     private var artworkReads = 0
     static let maxArtworkReads = 8
@@ -111,7 +112,7 @@ public final class PlayerTracker: @unchecked Sendable {
         tokens.removeAll()
         for timer in timers.values { timer.cancel() }
         timers.removeAll()
-        artworkReader.shutdown()
+        artworkReader?.shutdown()
     }
 
     /// Runs `work` once no player holds store work waiting for an answer about its app that is on
@@ -151,8 +152,25 @@ public final class PlayerTracker: @unchecked Sendable {
 
     // MARK: Carrying out
 
+    /// Actions handed to the core to fill, reused from one input to the next.
+    private var spareActions: [PlayersCore.Action] = []
+
+    /// Hands `input` to the core and carries out what it says; the store work of one input is one
+    /// unit (one transaction, shared with the next inputs' while a player floods them).
     private func feed(_ input: PlayersCore.Input) {
-        for action in core.handle(input) { perform(action) }
+        // A feed while another carries out its actions (an answer given at once) gets a new buffer.
+        var actions = spareActions
+        spareActions = []
+        core.handle(input, into: &actions)
+        var storesSomething = false
+        for action in actions {
+            if case .store = action { storesSomething = true } else { perform(action) }
+        }
+        if storesSomething {
+            store.together(.noOneWaits) { for case .store(let work) in actions { carryOut(work) } }
+        }
+        actions.removeAll(keepingCapacity: true)
+        spareActions = actions
         releaseBarriersIfSettled()
     }
 
@@ -178,7 +196,9 @@ public final class PlayerTracker: @unchecked Sendable {
             guard artworkReads < Self.maxArtworkReads else { return feed(.artworkSecured(ref, url: url, nil)) }
             artworkReads += 1
             let loop = connection.loop
-            let submitted = artworkReader.submit { [self] in
+            let reader = artworkReader ?? WorkerThread()
+            artworkReader = reader
+            let submitted = reader.submit { [self] in
                 let artwork = ArtworkReader.secure(source)
                 loop.execute { [self] in
                     artworkReads -= 1
@@ -195,7 +215,7 @@ public final class PlayerTracker: @unchecked Sendable {
         case .cancel(let timer):
             timers.removeValue(forKey: timer)?.cancel()
         case .store(let work):
-            store.together(.noOneWaits) { for item in work { carryOut(item) } }
+            carryOut(work)
         case .log(let level, let message):
             log.write(level, message)
         }

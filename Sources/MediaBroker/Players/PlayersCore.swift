@@ -66,8 +66,8 @@ final class PlayersCore {
         /// Arm `timer` to fire after this many microseconds, replacing the same timer if armed.
         case arm(Timer, after: Microseconds)
         case cancel(Timer)
-        /// Do this store work as one unit (one transaction).
-        case store([ListenRecorder.StoreWork])
+        /// Do this store work; all the store work one input asks for is one unit (one transaction).
+        case store(ListenRecorder.StoreWork)
         case log(Log.Level, String)
     }
 
@@ -120,8 +120,8 @@ final class PlayersCore {
     /// When the core began following the bus: no listen of a player met already playing is dated
     /// earlier (the previous run recorded what played before it stopped).
     private var startedAt: Microseconds = .max
+    /// Where the actions of the input being handled go: the caller's buffer, lent for the call.
     private var actions: [Action] = []
-    private var storeWork: [ListenRecorder.StoreWork] = []
     /// Where art files are kept (``ArtworkFolder``); `nil`: no art is kept (a history in memory).
     private let artworkFolder: String?
     private var pendingArtworkBytes = 0
@@ -156,8 +156,11 @@ final class PlayersCore {
         players.values.allSatisfy { $0.waitingForApp.isEmpty || !$0.identity.isFindingApp }
     }
 
-    /// What to do about `input`. Store work comes last, as one unit.
-    func handle(_ input: Input) -> [Action] {
+    /// What to do about `input`, appended to `actions`. The caller lends its buffer and reuses it, so
+    /// handling a signal allocates nothing of its own (the `bench/run` track-change row).
+    func handle(_ input: Input, into buffer: inout [Action]) {
+        swap(&actions, &buffer)
+        defer { swap(&actions, &buffer) }
         switch input {
         case .listed(let names):
             for name in names where Self.isPlayerName(name) { actions.append(.lookUpOwner(name)) }
@@ -195,11 +198,12 @@ final class PlayersCore {
         case .stop:
             stop()
         }
-        if !storeWork.isEmpty {
-            actions.append(.store(storeWork))
-            storeWork.removeAll(keepingCapacity: true)
-        }
-        defer { actions.removeAll(keepingCapacity: true) }
+    }
+
+    /// What to do about `input`, in a new array (tests).
+    func handle(_ input: Input) -> [Action] {
+        var actions: [Action] = []
+        handle(input, into: &actions)
         return actions
     }
 
@@ -562,12 +566,12 @@ final class PlayersCore {
             // a track that never becomes a listen leaves no art behind.
             if asset.artwork != nil, let url = effect.listen.metadata.artURL, let artwork = player.art.takePending(url) {
                 pendingArtworkBytes -= artwork.bytes.count
-                storeWork.append(.keepArtwork(artwork))
+                actions.append(.store(.keepArtwork(artwork)))
             }
         default:
             break
         }
-        storeWork.append(work)
+        actions.append(.store(work))
     }
 
     // MARK: Artwork
@@ -616,7 +620,7 @@ final class PlayersCore {
     }
 
     private func finishLeftover(_ leftover: OpenListen) {
-        storeWork.append(LeftoverListens.finishing(leftover, rule: rule, privacy: recorder.privacy))
+        actions.append(.store(LeftoverListens.finishing(leftover, rule: rule, privacy: recorder.privacy)))
     }
 
     // MARK: Timers
@@ -624,7 +628,7 @@ final class PlayersCore {
     private func fired(_ timer: Timer) {
         guard case .leftovers = timer else {
             guard let (player, kind) = player(of: timer) else { return }
-            player.armed.remove(kind)
+            _ = player.armed.remove(kind)
             switch kind {
             case .deadline:
                 player.deadlineFiresAt = nil
@@ -660,12 +664,12 @@ final class PlayersCore {
     }
 
     private func cancel(_ kind: FollowedPlayer.TimerKind, of player: FollowedPlayer) {
-        guard player.armed.remove(kind) != nil else { return }
+        guard player.armed.remove(kind) else { return }
         actions.append(.cancel(kind.timer(for: player.ref)))
     }
 
     private func cancelTimers(of player: FollowedPlayer) {
-        for kind in player.armed { actions.append(.cancel(kind.timer(for: player.ref))) }
+        for kind in player.armed.kinds { actions.append(.cancel(kind.timer(for: player.ref))) }
         player.armed.removeAll()
         player.deadlineFiresAt = nil
     }
