@@ -34,7 +34,7 @@ struct Moment: Equatable, Sendable {
     }
 }
 
-/// How much of a moment each thing was heard: an asset weighs its listened time (at least 1 µs, so
+/// How much of a moment each thing was heard: an asset weighs its listened time (never nothing, so
 /// a donation that says nothing still counts).
 struct Heard {
     let assets: [MediaAsset]
