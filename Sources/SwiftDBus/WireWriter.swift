@@ -90,11 +90,6 @@ struct WireWriter: ~Copyable {
         }
     }
 
-    mutating func string(_ text: StaticString) {
-        align(4)
-        stringBytes(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-    }
-
     /// A string's bytes, counted and NUL-terminated, each NUL in them written as U+FFFD.
     private mutating func stringBytes(_ utf8: UnsafeRawBufferPointer) {
         guard WireText.containsNUL(utf8) else { return counted(utf8, lengthBytes: 4) }

@@ -107,6 +107,15 @@ extension ParsedArguments {
     }
 
     /// The value of an option that names an app, refused when empty.
+    /// A whole number within `bounds` (a `--limit`), or nil when the option is absent.
+    func number(of option: OptionSpec, in bounds: ClosedRange<Int>) throws(UsageError) -> Int? {
+        guard let text = value(of: option) else { return nil }
+        guard let number = Int(text), bounds.contains(number) else {
+            throw UsageError("\(option.longSpelling) must be a whole number from \(bounds.lowerBound) to \(bounds.upperBound), not '\(text)'")
+        }
+        return number
+    }
+
     func appID(of option: OptionSpec) throws(UsageError) -> String? {
         guard let app = value(of: option) else { return nil }
         guard !app.isEmpty else { throw UsageError("\(option.longSpelling) needs an app id, such as mpv") }

@@ -52,12 +52,7 @@ struct MomentsCommand: Subcommand, Equatable {
     }
 
     init(parsing arguments: ParsedArguments, context: ParseContext) throws(UsageError) {
-        if let text = arguments.value(of: Option.limit) {
-            guard let limit = Int(text), Self.limitRange.contains(limit) else {
-                throw UsageError("--limit must be a whole number from 1 to 200, not '\(text)'")
-            }
-            self.limit = limit
-        }
+        if let limit = try arguments.number(of: Option.limit, in: Self.limitRange) { self.limit = limit }
         if let text = arguments.value(of: Option.gap) {
             do throws(InvalidTimeError) {
                 let seconds = try TimeExpression.duration(from: text)

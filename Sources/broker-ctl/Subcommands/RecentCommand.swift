@@ -41,12 +41,7 @@ struct RecentCommand: Subcommand, Equatable {
     }
 
     init(parsing arguments: ParsedArguments, context: ParseContext) throws(UsageError) {
-        if let text = arguments.value(of: Option.limit) {
-            guard let limit = Int(text), Self.limitRange.contains(limit) else {
-                throw UsageError("--limit must be a whole number from 1 to 1000, not '\(text)'")
-            }
-            self.limit = limit
-        }
+        if let limit = try arguments.number(of: Option.limit, in: Self.limitRange) { self.limit = limit }
         (since, until) = try arguments.range(since: Option.since, until: Option.until, context)
         appID = try arguments.appID(of: Option.app)
         printsJSON = arguments.contains(Option.json)
