@@ -1,5 +1,5 @@
 -- Fills the assets table of a media-broker history (schema created by the broker itself) with
--- :count: listens spread evenly over the year before :now_us:, oldest first (ids grow with time, as
+-- :count: listens spread evenly over the :span_us: µs (a year, or as dense as a year of 1M) before :now_us:, oldest first (ids grow with time, as
 -- in a real history), from eight apps with uneven shares. The row values are MATERIALIZED: SQLite
 -- otherwise inlines the CTE and draws a new random() at every use, so an app id came with another
 -- app's name and the shares were not the ones written here. Run by bench/run with sqlite3; the
@@ -11,7 +11,7 @@ BEGIN;
 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < :count:),
 rows AS MATERIALIZED (
   SELECT i,
-         :now_us: - (:count: - i) * (31536000000000 / :count:) - abs(random() % 60000000) AS started,
+         :now_us: - (:count: - i) * (:span_us: / :count:) - abs(random() % 60000000) AS started,
          150000000 + abs(random() % 240000000) AS length,
          abs(random() % 100) AS pick,
          abs(random() % 5000) AS song

@@ -54,6 +54,16 @@ struct HistoryStoreQueryPlanTests {
         #expect(!plan.contains("TEMP B-TREE"), "\(plan)")
     }
 
+    @Test func momentsGroupADayFromTheIndexAlone() async throws {
+        let store = try HistoryStore.inMemory()
+        let plan = try await store.queryPlan(SQLiteDatabase.spansSQL(MomentsQuery()).sql)
+        #expect(plan == ["SEARCH assets USING COVERING INDEX assets_by_started (started>? AND started<?)"], "\(plan)")
+        for query in [MomentsQuery(appID: "mpv"), MomentsQuery(excludingApps: ["vlc"])] {
+            let shaped = try await store.queryPlan(SQLiteDatabase.spansSQL(query).sql).joined(separator: " | ")
+            #expect(shaped.contains("USING") && !shaped.contains("TEMP B-TREE"), "\(shaped)")
+        }
+    }
+
     @Test func theOldestAssetIsOneIndexProbe() async throws {
         let store = try HistoryStore.inMemory()
         let plan = try await store.queryPlan("SELECT min(started) FROM assets")

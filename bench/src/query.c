@@ -5,6 +5,9 @@
  *     window inside [T0, T1], random app_id}) to org.mediabroker.MediaBroker1 and prints p50, p99,
  *     min and max in µs of each, and the mean number of assets and of bytes (the marshalled reply)
  *     returned.
+ *   query moments --calls N --days D --first-ms T0 --last-ms T1 [--seed S]
+ *     the same with Moments({limit: 20, since: until − D days, until}), until uniform over
+ *     [T0, T1]; prints the mean number of moments per reply as mean_moments.
  *   query once [--limit N] [--bytes]
  *     what a CLI making one RecentMedia call does, as a floor for broker-ctl: connects, calls
  *     RecentMedia({limit: N}) (default 50), decodes every value of the reply and prints the assets
@@ -35,6 +38,21 @@ static DBusMessage *recent_call(const char *app, int64_t since, int64_t until) {
     if (app) dict_entry(&dict, "app_id", DBUS_TYPE_STRING, &app);
     if (since >= 0) { dbus_int64_t v = since; dict_entry(&dict, "since", DBUS_TYPE_INT64, &v); }
     if (until >= 0) { dbus_int64_t v = until; dict_entry(&dict, "until", DBUS_TYPE_INT64, &v); }
+    dbus_message_iter_close_container(&iter, &dict);
+    return m;
+}
+
+/* Moments({limit: 20, since: until − span, until}). */
+static DBusMessage *moments_call(int64_t since, int64_t until) {
+    DBusMessage *m = dbus_message_new_method_call(BROKER, PATH, BROKER, "Moments");
+    DBusMessageIter iter, dict;
+    dbus_uint32_t limit = 20;
+    dbus_int64_t s = since, u = until;
+    dbus_message_iter_init_append(m, &iter);
+    dbus_message_iter_open_container(&iter, DBUS_TYPE_ARRAY, "{sv}", &dict);
+    dict_entry(&dict, "limit", DBUS_TYPE_UINT32, &limit);
+    dict_entry(&dict, "since", DBUS_TYPE_INT64, &s);
+    dict_entry(&dict, "until", DBUS_TYPE_INT64, &u);
     dbus_message_iter_close_container(&iter, &dict);
     return m;
 }
@@ -84,14 +102,16 @@ static void print_stats(const char *name, int64_t *v, int n) {
            (long long)quantile(v, n, 0.5), (long long)quantile(v, n, 0.99), (long long)v[0], (long long)v[n - 1]);
 }
 
-static int recent(int argc, char **argv) {
-    int calls = 1000;
+/* `query recent` and `query moments`: CALLS round trips of each kind, each beside a Ping. */
+static int calls_beside_ping(int moments, int argc, char **argv) {
+    int calls = 1000, days = 1;
     long long first_ms = 0, last_ms = 0;
     unsigned seed = 7;
     char *apps[32];
     int napps = 0;
     for (int i = 0; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--calls")) calls = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--days")) days = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--first-ms")) first_ms = atoll(argv[i + 1]);
         else if (!strcmp(argv[i], "--last-ms")) last_ms = atoll(argv[i + 1]);
         else if (!strcmp(argv[i], "--seed")) seed = (unsigned)atoi(argv[i + 1]);
@@ -99,39 +119,50 @@ static int recent(int argc, char **argv) {
             for (char *s = strtok(argv[i + 1], ","); s && napps < 32; s = strtok(NULL, ",")) apps[napps++] = s;
         }
     }
+    if (calls < 1 || days < 1 || (moments && last_ms <= first_ms)) {
+        fprintf(stderr, "usage: query recent|moments --calls N [--days D] [--first-ms T0 --last-ms T1] [--apps a,b] [--seed S]\n");
+        return 64;
+    }
     srand(seed);
     DBusConnection *c = session_connection();
-    int64_t *ping = calloc((size_t)calls, sizeof *ping), *rec = calloc((size_t)calls, sizeof *rec);
-    long total_assets = 0, total_bytes = 0;
+    int64_t *ping = calloc((size_t)calls, sizeof *ping), *call = calloc((size_t)calls, sizeof *call);
+    long total_items = 0, total_bytes = 0;
     for (int i = 0; i < calls; i++) {
         DBusMessage *p = dbus_message_new_method_call(BROKER, "/", "org.freedesktop.DBus.Peer", "Ping");
         ping[i] = round_trip(c, p, NULL);
         dbus_message_unref(p);
-        /* Half the calls filter by app; until is uniform over the history (a quarter leave it
-         * out: "the newest"); half bound since to 1–60 days before until. */
-        const char *app = (napps && rand() % 2) ? apps[rand() % napps] : NULL;
-        int64_t until = -1, since = -1;
-        if (last_ms > first_ms && rand() % 4) {
-            until = (first_ms + (int64_t)((double)rand() / RAND_MAX * (double)(last_ms - first_ms))) * 1000;
+        DBusMessage *m;
+        if (moments) {
+            int64_t until = (first_ms + (int64_t)((double)rand() / RAND_MAX * (double)(last_ms - first_ms))) * 1000;
+            m = moments_call(until - (int64_t)days * 86400000000LL, until);
+        } else {
+            /* Half the calls filter by app; until is uniform over the history (a quarter leave it
+             * out: "the newest"); half bound since to 1–60 days before until. */
+            const char *app = (napps && rand() % 2) ? apps[rand() % napps] : NULL;
+            int64_t until = -1, since = -1;
+            if (last_ms > first_ms && rand() % 4) {
+                until = (first_ms + (int64_t)((double)rand() / RAND_MAX * (double)(last_ms - first_ms))) * 1000;
+            }
+            if (rand() % 2) {
+                int64_t top = until >= 0 ? until : last_ms * 1000;
+                since = top - (int64_t)(1 + rand() % 60) * 86400000000LL;
+                if (since < 0) since = 0;
+            }
+            m = recent_call(app, since, until);
         }
-        if (rand() % 2) {
-            int64_t top = until >= 0 ? until : last_ms * 1000;
-            since = top - (int64_t)(1 + rand() % 60) * 86400000000LL;
-            if (since < 0) since = 0;
-        }
-        DBusMessage *r = recent_call(app, since, until);
         int n = 0, bytes = 0;
-        rec[i] = round_trip_sized(c, r, &n, &bytes);
-        dbus_message_unref(r);
-        if (ping[i] < 0 || rec[i] < 0) return 1;
-        total_assets += n;
+        call[i] = round_trip_sized(c, m, &n, &bytes);
+        dbus_message_unref(m);
+        if (ping[i] < 0 || call[i] < 0) return 1;
+        total_items += n;
         total_bytes += bytes;
     }
     printf("{");
     print_stats("ping", ping, calls);
     printf(",");
-    print_stats("recent", rec, calls);
-    printf(",\"mean_assets\":%.1f,\"mean_bytes\":%.0f}\n", (double)total_assets / calls, (double)total_bytes / calls);
+    print_stats(moments ? "moments" : "recent", call, calls);
+    printf(",\"mean_%s\":%.1f,\"mean_bytes\":%.0f}\n", moments ? "moments" : "assets", (double)total_items / calls,
+           (double)total_bytes / calls);
     return 0;
 }
 
@@ -339,10 +370,11 @@ static int once(int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
-    if (argc >= 2 && !strcmp(argv[1], "recent")) return recent(argc - 2, argv + 2);
+    if (argc >= 2 && !strcmp(argv[1], "recent")) return calls_beside_ping(0, argc - 2, argv + 2);
+    if (argc >= 2 && !strcmp(argv[1], "moments")) return calls_beside_ping(1, argc - 2, argv + 2);
     if (argc >= 2 && !strcmp(argv[1], "startup")) return startup(argc - 2, argv + 2);
     if (argc >= 2 && !strcmp(argv[1], "repeat")) return repeat(argc - 2, argv + 2);
     if (argc >= 2 && !strcmp(argv[1], "once")) return once(argc - 2, argv + 2);
-    fprintf(stderr, "usage: query recent|startup|repeat|once …\n");
+    fprintf(stderr, "usage: query recent|moments|startup|repeat|once …\n");
     return 64;
 }

@@ -20,8 +20,8 @@ struct Moment: Equatable, Sendable {
 
     init(_ run: ArraySlice<MediaAsset>, localTime: LocalTime) {
         assets = Array(run)
-        id = String(assets.lazy.compactMap(\.id).min() ?? 0)
-        started = assets.map(\.started).min() ?? 0
+        id = String(assets.lazy.compactMap { $0.id }.min() ?? 0)
+        started = assets.lazy.map { $0.started }.min() ?? 0
         ended = assets.map { max($0.ended, $0.started) }.max() ?? started
         listened = assets.reduce(0) { $0 &+ max(0, $1.listened) }
         let heard = Heard(assets)
@@ -29,7 +29,7 @@ struct Moment: Equatable, Sendable {
         appIDs = heard.ranked { [$0.appID] }
         appIcon = heard.ranked { $0.appIcon.map { [$0] } ?? [] }.first
         kind = heard.ranked { $0.kind.map { [$0.rawValue] } ?? [] }.first.map(MediaAsset.Kind.init(rawValue:))
-        album = heard.most(\.album)?.value
+        album = heard.most { $0.album }?.value
         title = MomentTitle(assets, heard: heard, partOfDay: PartOfDay(hour: localTime.hour(of: started)))
     }
 }
@@ -49,22 +49,30 @@ struct Heard {
 
     /// The values `of` gives for the assets, most heard first; ties keep the order first heard.
     func ranked(_ of: (MediaAsset) -> [String]) -> [String] {
-        var weights: [String: (weight: Microseconds, first: Int)] = [:]
-        for (index, asset) in assets.enumerated() {
+        // A moment holds a few listens: a list searched in order is cheaper than hashing.
+        var weights: [(value: String, weight: Microseconds)] = []
+        for asset in assets {
             for value in of(asset) {
-                let known = weights[value] ?? (0, index)
-                weights[value] = (known.weight &+ Self.weight(asset), known.first)
+                if let index = weights.firstIndex(where: { $0.value == value }) {
+                    weights[index].weight &+= Self.weight(asset)
+                } else {
+                    weights.append((value, Self.weight(asset)))
+                }
             }
         }
-        return weights.sorted { a, b in a.value.weight != b.value.weight ? a.value.weight > b.value.weight : a.value.first < b.value.first }
-            .map(\.key)
+        // The list is in the order first heard, which breaks ties.
+        return weights.indices.sorted { a, b in
+            weights[a].weight != weights[b].weight ? weights[a].weight > weights[b].weight : a < b
+        }.map { weights[$0].value }
     }
 
     /// The one value heard for more than half of the moment, if any ("most" of it).
     func most(_ of: (MediaAsset) -> String?) -> (value: String, assets: [MediaAsset])? {
-        var weights: [String: Microseconds] = [:]
-        for asset in assets { if let value = of(asset) { weights[value, default: 0] &+= Self.weight(asset) } }
-        guard let (value, weight) = weights.max(by: { $0.value < $1.value }), weight > total / 2 else { return nil }
-        return (value, assets.filter { of($0) == value })
+        for asset in assets {
+            guard let value = of(asset) else { continue }
+            let same = assets.filter { of($0) == value }
+            if Heard(same).total > total / 2 { return (value, same) }
+        }
+        return nil
     }
 }

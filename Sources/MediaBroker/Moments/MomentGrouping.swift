@@ -10,23 +10,38 @@ enum MomentGrouping {
     static let gaps: ClosedRange<Microseconds> = 60_000_000...(6 * 3_600_000_000)
     static let maximumListens = 13
 
-    /// `day`: one listening day's assets, oldest first (by `started`, then `id`). The moments,
-    /// oldest first, each oldest asset first.
-    static func group(_ day: [MediaAsset], gap: Microseconds) -> [ArraySlice<MediaAsset>] {
-        var moments: [ArraySlice<MediaAsset>] = []
+    /// `day`: one listening day's listens, oldest first (by `started`, then `id`). The moments,
+    /// oldest first, each oldest listen first.
+    static func group<Listen: TimeSpan>(_ day: [Listen], gap: Microseconds) -> [ArraySlice<Listen>] {
+        var moments: [ArraySlice<Listen>] = []
         var start = day.startIndex
         var latestEnd = Microseconds.min
         for index in day.indices {
-            let asset = day[index]
-            let silence = latestEnd == .min ? 0 : asset.started - latestEnd
+            let listen = day[index]
+            let silence = latestEnd == .min ? 0 : listen.started - latestEnd
             if index > start, silence > gap || index - start == maximumListens {
                 moments.append(day[start..<index])
                 start = index
                 latestEnd = .min
             }
-            latestEnd = max(latestEnd, asset.ended, asset.started)
+            latestEnd = max(latestEnd, listen.ended, listen.started)
         }
         if start < day.endIndex { moments.append(day[start...]) }
         return moments
     }
+}
+
+/// What grouping needs of a listen: when it started and ended.
+protocol TimeSpan {
+    var started: Microseconds { get }
+    var ended: Microseconds { get }
+}
+
+extension MediaAsset: TimeSpan {}
+
+/// A stored listen as grouping reads it, before the page's moments are read whole.
+struct StoredSpan: TimeSpan, Equatable {
+    let id: Int64
+    let started: Microseconds
+    let ended: Microseconds
 }

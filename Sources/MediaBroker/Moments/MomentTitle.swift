@@ -23,24 +23,24 @@ struct MomentTitle: Equatable, Sendable {
 
     init(_ assets: [MediaAsset], heard: Heard, partOfDay: PartOfDay) {
         trackCount = assets.count
-        artistCount = Set(assets.compactMap(\.artists.first)).count
+        artistCount = Set(assets.compactMap { $0.artists.first }).count
         self.partOfDay = partOfDay
         let podcasts = assets.filter { $0.kind == .podcast }
         if Heard(podcasts).total > heard.total / 2,
            let show = Heard(podcasts).ranked({ [$0.album ?? $0.artists.first ?? $0.title] }).first {
-            let episodes = Set(podcasts.map(\.title))
+            let episodes = Set(podcasts.map { $0.title })
             rule = .show
             album = show
             artist = nil
             episode = episodes.count == 1 ? episodes.first : nil
             text = episode.map { "\(show): \($0)" } ?? "\(show) · \(episodes.count) episodes"
-        } else if let (name, listens) = heard.most(\.album), listens.count >= 2 {
+        } else if let (name, listens) = heard.most({ $0.album }), listens.count >= 2 {
             rule = .album
             album = name
             artist = Heard(listens).ranked { $0.artists.first.map { [$0] } ?? [] }.first
             episode = nil
             text = artist.map { "\(name) — \($0)" } ?? name
-        } else if let (name, _) = heard.most(\.artists.first) {
+        } else if let (name, _) = heard.most({ $0.artists.first }) {
             rule = .artist
             album = nil
             artist = name

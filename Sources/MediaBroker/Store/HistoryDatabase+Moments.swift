@@ -1,6 +1,6 @@
-/// Answering `Moments`: the history is read one listening day at a time, newest first, and each
-/// day's listens are grouped (``MomentGrouping``) until the page is full. A day is always read
-/// whole, so a moment is the same whichever query finds it.
+/// Answering `Moments`: the history is read one listening day at a time, newest first. A day's
+/// listens are grouped (``MomentGrouping``) from their times alone, always the whole day, so a
+/// moment is the same whichever query finds it; only the moments that make the page are read whole.
 extension SQLiteDatabase {
     /// The moments `query` asks for, newest first; `nil` when `query.before` names no asset.
     func moments(_ query: MomentsQuery, localTime: LocalTime) throws(SQLiteError) -> [Moment]? {
@@ -11,16 +11,16 @@ extension SQLiteDatabase {
         if let before = query.before {
             guard let started = try startedOfAsset(before) else { return nil }
             let day = localTime.dayStart(containing: started)
-            let holding = try momentsOfDay(startingAt: day, query, localTime).first { $0.assets.contains { $0.id == before } }
-            beginBefore = min(beginBefore, holding?.started ?? started)
+            let holding = try runs(ofDayStartingAt: day, query, localTime).first { $0.contains { $0.id == before } }
+            beginBefore = min(beginBefore, holding?.first?.started ?? started)
             searchBelow = min(searchBelow, Self.nextDay(after: day, localTime))
         }
         while moments.count < query.limit, let newest = try newestStarted(below: searchBelow, query) {
             if let since = query.since, newest < since { break }
             let day = localTime.dayStart(containing: newest)
-            for moment in try momentsOfDay(startingAt: day, query, localTime).reversed()
-            where moment.started < beginBefore && moment.started >= (query.since ?? .min) && moments.count < query.limit {
-                moments.append(moment)
+            for run in try runs(ofDayStartingAt: day, query, localTime).reversed() where moments.count < query.limit {
+                guard let first = run.first, first.started < beginBefore, first.started >= (query.since ?? .min) else { continue }
+                moments.append(Moment(try assets(of: run)[...], localTime: localTime))
             }
             searchBelow = day
         }
@@ -32,15 +32,40 @@ extension SQLiteDatabase {
         localTime.dayStart(containing: day + LocalTime.day + 3 * LocalTime.hour)
     }
 
-    private func momentsOfDay(startingAt day: Microseconds, _ query: MomentsQuery, _ localTime: LocalTime) throws(SQLiteError) -> [Moment] {
-        let (filter, values) = Self.filter(query)
-        let text = "SELECT \(AssetColumns.storedList) FROM assets WHERE started >= ? AND started < ?\(filter) ORDER BY started, id"
-        let assets = try cachedStatement(text).use { statement throws(SQLiteError) in
+    /// The day's moments as runs of listens' times, oldest first.
+    private func runs(ofDayStartingAt day: Microseconds, _ query: MomentsQuery, _ localTime: LocalTime) throws(SQLiteError) -> [ArraySlice<StoredSpan>] {
+        let (text, values) = Self.spansSQL(query)
+        let spans = try cachedStatement(text).use { statement throws(SQLiteError) in
             try statement.bind([.integer(day), .integer(Self.nextDay(after: day, localTime))] + values)
-            var decoder = AssetColumns.Decoder(artworkFolder: ArtworkFolder.path(besideDatabase: path))
-            return try statement.rows(reservingCapacity: 64) { row throws(SQLiteError) in try decoder.readStored(row) }
+            return try statement.rows(reservingCapacity: 64) { row throws(SQLiteError) in
+                StoredSpan(id: row.int64(at: 0), started: row.int64(at: 1), ended: row.int64(at: 2))
+            }
         }
-        return MomentGrouping.group(assets, gap: query.gap).map { Moment($0, localTime: localTime) }
+        return MomentGrouping.group(spans, gap: query.gap)
+    }
+
+    /// The times of a day's listens (bound: the day's start and the next day's, then `values`).
+    static func spansSQL(_ query: MomentsQuery) -> (sql: String, values: [SQLiteValue]) {
+        let (filter, values) = Self.filter(query)
+        return ("SELECT id, started, ended FROM assets WHERE started >= ? AND started < ?\(filter) ORDER BY started, id", values)
+    }
+
+    /// A run's assets, read whole, oldest first.
+    private func assets(of run: ArraySlice<StoredSpan>) throws(SQLiteError) -> [MediaAsset] {
+        guard let first = run.first, let last = run.last else { return [] }
+        let ids = Set(run.lazy.map { $0.id })
+        let text = "SELECT \(AssetColumns.storedList) FROM assets WHERE started >= ?1 AND started <= ?2 ORDER BY started, id"
+        return try cachedStatement(text).use { statement throws(SQLiteError) in
+            try statement.bind([.integer(first.started), .integer(last.started)])
+            var decoder = AssetColumns.Decoder(artworkFolder: ArtworkFolder.path(besideDatabase: path))
+            var assets: [MediaAsset] = []
+            assets.reserveCapacity(run.count)
+            // Other apps' listens (or filtered ones) that share the run's first or last start are skipped.
+            while try statement.step() {
+                if ids.contains(statement.int64(at: 0)) { assets.append(try decoder.readStored(statement)) }
+            }
+            return assets
+        }
     }
 
     private func newestStarted(below bound: Microseconds, _ query: MomentsQuery) throws(SQLiteError) -> Microseconds? {
