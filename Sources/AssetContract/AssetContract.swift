@@ -32,6 +32,9 @@ public enum AssetContract {
         AssetKeySpec(.title, .text, donate: .required, "track or episode title (always present: no title, no asset)"),
     ]
 
+    /// The keys alone, in ``keys``' order.
+    public static let orderedKeys = keys.map(\.key)
+
     /// The entry for `key`.
     public static func spec(_ key: AssetKey) -> AssetKeySpec {
         keys.first { $0.key == key } ?? AssetKeySpec(key, .text, donate: .refused, "")

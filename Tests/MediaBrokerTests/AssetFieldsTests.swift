@@ -42,4 +42,14 @@ struct AssetFieldsTests {
         #expect(try asset.fields.vardict().keys.sorted() == ["app_id", "ended", "listened", "source", "started", "summary", "title"])
         #expect(asset.summary == "Bare")
     }
+
+    @Test func theSummaryJoinsTitleArtistAndAlbumWithinTheTextBound() {
+        let short = MediaAsset(title: "Teardrop", artists: ["Massive Attack"], album: "Mezzanine", appID: "mpv",
+                               started: 1, ended: 2, listened: 1, source: .mpris)
+        #expect(short.summary == "Teardrop — Massive Attack · Mezzanine")
+        let long = String(repeating: "é", count: 400)
+        let wide = MediaAsset(title: long, artists: [long], album: long, appID: "mpv", started: 1, ended: 2, listened: 1, source: .mpris)
+        #expect(wide.summary.utf8.count <= AssetContract.maximumTextBytes)
+        #expect(wide.summary.hasPrefix(long + " — "))
+    }
 }

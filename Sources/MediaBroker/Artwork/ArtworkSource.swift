@@ -11,39 +11,75 @@ enum ArtworkSource: Hashable, Sendable {
 
     init?(url: String) {
         guard url.utf8.count <= Self.maximumURLBytes else { return nil }
-        let lowered = url.prefix(8).lowercased()
-        if lowered.hasPrefix("file://") {
+        if Self.starts(url[...], with: "file://") {
             // `file:///path` or `file://localhost/path`; another host is not this machine.
-            var rest = url.dropFirst(7)
-            if rest.lowercased().hasPrefix("localhost/") { rest = rest.dropFirst(9) }
-            guard rest.hasPrefix("/"), let path = Self.percentDecoded(rest), !path.contains("\0") else { return nil }
+            var rest = url[url.utf8.index(url.startIndex, offsetBy: 7)...]
+            if Self.starts(rest, with: "localhost/") { rest = rest[rest.utf8.index(rest.startIndex, offsetBy: 9)...] }
+            guard rest.utf8.first == UInt8(ascii: "/"), let path = Self.percentDecoded(rest), !Self.containsNUL(path) else { return nil }
             self = .file(path: path)
-        } else if lowered.hasPrefix("data:") {
-            guard let comma = url.firstIndex(of: ",") else { return nil }
-            let header = url[url.index(url.startIndex, offsetBy: 5)..<comma].lowercased()
-            self = .data(base64: header.hasSuffix(";base64"), payload: url[url.index(after: comma)...])
-        } else if lowered.hasPrefix("https://") || lowered.hasPrefix("http://") {
-            guard url.utf8.count <= TrackMetadata.Limits.maxTextBytes, !url.contains(where: \.isNewline) else { return nil }
-            self = .remote(url)
+        } else if Self.starts(url[...], with: "data:") {
+            guard let comma = url.utf8.firstIndex(of: UInt8(ascii: ",")) else { return nil }
+            let header = url[url.utf8.index(url.startIndex, offsetBy: 5)..<comma].lowercased()
+            self = .data(base64: header.hasSuffix(";base64"), payload: url[url.utf8.index(after: comma)...])
+        } else if let remote = Self.remote(url) {
+            self = .remote(remote)
         } else {
             return nil
         }
     }
 
+    /// `url` when it is an `http(s)` URL the broker keeps as text (one line, of bounded size);
+    /// cheap enough to ask of every asset built.
+    static func remote(_ url: String) -> String? {
+        guard starts(url[...], with: "https://") || starts(url[...], with: "http://"),
+              url.utf8.count <= TrackMetadata.Limits.maxTextBytes,
+              !url.unicodeScalars.contains(where: { Self.lineBreaks.contains($0.value) })
+        else { return nil }
+        return url
+    }
+
+    /// What Swift's `Character.isNewline` calls a line break.
+    private static let lineBreaks: Set<UInt32> = [0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029]
+
+    /// Whether `text` begins with `prefix` (lowercase ASCII), ignoring ASCII case: a URL's scheme
+    /// and host are case-insensitive.
+    private static func starts(_ text: Substring, with prefix: StaticString) -> Bool {
+        prefix.withUTF8Buffer { expected in
+            var bytes = text.utf8.makeIterator()
+            for want in expected {
+                guard let byte = bytes.next() else { return false }
+                let lowered = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+                guard lowered == want else { return false }
+            }
+            return true
+        }
+    }
+
     /// `%XX` escapes decoded; `nil` for a malformed escape or bytes that are not UTF-8.
     static func percentDecoded(_ text: Substring) -> String? {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.utf8.count)
-        var iterator = text.utf8.makeIterator()
-        while let byte = iterator.next() {
-            guard byte == UInt8(ascii: "%") else {
-                bytes.append(byte)
-                continue
+        var text = text
+        return text.withUTF8 { bytes -> String? in
+            // Most paths hold no escape: then they are their own decoding.
+            guard bytes.contains(UInt8(ascii: "%")) else { return String(decoding: bytes, as: UTF8.self) }
+            var decoded: [UInt8] = []
+            decoded.reserveCapacity(bytes.count)
+            var iterator = bytes.makeIterator()
+            while let byte = iterator.next() {
+                guard byte == UInt8(ascii: "%") else {
+                    decoded.append(byte)
+                    continue
+                }
+                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
+                decoded.append(high << 4 | low)
             }
-            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
-            bytes.append(high << 4 | low)
+            return String(validating: decoded, as: UTF8.self)
         }
-        return String(validating: bytes, as: UTF8.self)
+    }
+
+    /// Whether `text` holds a NUL, which no path can.
+    private static func containsNUL(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { $0.contains(0) }
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {

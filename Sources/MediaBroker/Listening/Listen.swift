@@ -48,13 +48,7 @@ public struct Listen: Sendable, Hashable {
         return MediaAsset(
             title: title, artists: metadata.artists, album: metadata.album, appID: appID, appName: appName,
             appIcon: appIcon, started: started, ended: ended, listened: listened, length: metadata.length,
-            kind: metadata.kind, source: .mpris, artworkURL: metadata.artURL.flatMap(Self.remoteArtwork))
-    }
-
-    /// An `http(s)` art URL, kept as the asset's `artwork_url` (never fetched).
-    private static func remoteArtwork(_ url: String) -> String? {
-        guard case .remote(let remote)? = ArtworkSource(url: url) else { return nil }
-        return remote
+            kind: metadata.kind, source: .mpris, artworkURL: metadata.artURL.flatMap(ArtworkSource.remote))
     }
 
     /// The listen an open-listen record holds, as a restarted broker reads it back: the key without

@@ -22,12 +22,8 @@ public final class PlayerTracker: @unchecked Sendable {
     private var tokens: [MatchToken] = []
     private var stopped = false
     private var barriers: [() -> Void] = []
-    /// Reads the art players point at: never on the bus thread (a file can be slow to open).
-    /// Started at the first art told.
-    private var artworkReader: WorkerThread?
-    /// Art reads asked for and not yet answered; beyond ``maxArtworkReads`` a read is not asked.
-    private var artworkReads = 0
-    static let maxArtworkReads = 8
+    /// Reads the art players point at, off the bus thread; made at the first art told.
+    private var artworkReads: ArtworkReads?
 
     /// `safetyRereadInterval`: how often a playing player is re-read in case it never signals; the
     /// default 30 s, shorter only in tests (`--reread-interval`).
@@ -112,7 +108,8 @@ public final class PlayerTracker: @unchecked Sendable {
         tokens.removeAll()
         for timer in timers.values { timer.cancel() }
         timers.removeAll()
-        artworkReader?.shutdown()
+        artworkReads?.shutdown()
+        artworkReads = nil
     }
 
     /// Runs `work` once no player holds store work waiting for an answer about its app that is on
@@ -193,19 +190,12 @@ public final class PlayerTracker: @unchecked Sendable {
                 loop.execute { [self] in feed(.appResolved(ref, app)) }
             }
         case .secureArtwork(let ref, let url, let source):
-            guard artworkReads < Self.maxArtworkReads else { return feed(.artworkSecured(ref, url: url, nil)) }
-            artworkReads += 1
-            let loop = connection.loop
-            let reader = artworkReader ?? WorkerThread()
-            artworkReader = reader
-            let submitted = reader.submit { [self] in
-                let artwork = ArtworkReader.secure(source)
-                loop.execute { [self] in
-                    artworkReads -= 1
-                    feed(.artworkSecured(ref, url: url, artwork))
-                }
+            // The reads hold the tracker until `stop` lets them go.
+            let reads = artworkReads ?? ArtworkReads { [self, loop = connection.loop] found in
+                loop.execute { [self] in for art in found { feed(.artworkSecured(art.player, url: art.url, art.artwork)) } }
             }
-            if !submitted { artworkReads -= 1 }
+            artworkReads = reads
+            reads.ask(ArtworkReads.Request(player: ref, url: url, source: source))
         case .arm(let timer, let delay):
             timers[timer]?.cancel()
             timers[timer] = connection.schedule(after: .microseconds(delay)) { [self] in

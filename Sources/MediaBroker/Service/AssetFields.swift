@@ -21,8 +21,8 @@ extension MediaAsset {
     /// The asset as the contract's `a{sv}` (``AssetContract``): every key it has a value for, in
     /// the table's order; unknown values are absent keys, never empty strings.
     func writeFields<Sink: AssetFieldSink & ~Copyable>(to sink: inout Sink) {
-        for spec in AssetContract.keys {
-            if let value = contractValue(spec.key) { sink.add(spec.key, value) }
+        for key in AssetContract.orderedKeys {
+            if let value = contractValue(key) { sink.add(key, value) }
         }
     }
 
@@ -55,6 +55,8 @@ extension MediaAsset {
         var line = title
         if let artist { line += " — " + artist }
         if let album, !album.isEmpty { line += " · " + album }
+        // The parts are clean already (``bounded``); only together may they pass the bound.
+        guard line.utf8.count > AssetContract.maximumTextBytes else { return line }
         return BoundedText.clean(line, maxBytes: AssetContract.maximumTextBytes) ?? title
     }
 

@@ -1,0 +1,80 @@
+internal import Glibc
+import Synchronization
+
+/// The art reads players ask for, done off the bus thread (a file can be slow to open) in batches.
+/// A request that finds the reader idle wakes it; the reader first lets ``window`` pass, gathering
+/// what else is asked meanwhile — so a flood of track changes, each telling new art, wakes it once
+/// per window rather than once per change — then reads the newest request of each player (its
+/// earlier tracks are over) and answers the art it found, all at once. Art files live as long as
+/// their track at least (a browser deletes one when the next track's is written), far longer than
+/// the window.
+final class ArtworkReads: Sendable {
+    struct Request: Sendable {
+        let player: PlayerRef
+        let url: String
+        let source: ArtworkSource
+    }
+
+    struct Found: Sendable {
+        let player: PlayerRef
+        let url: String
+        let artwork: SecuredArtwork
+    }
+
+    static let defaultWindow: Duration = .milliseconds(25)
+    /// Requests that wait at most; beyond, the oldest are dropped (their tracks are long over).
+    static let maximumWaiting = 256
+
+    private let reader = WorkerThread()
+    private let waiting = Mutex<(requests: [Request], reading: Bool)>(([], false))
+    private let window: Duration
+    private let answer: @Sendable ([Found]) -> Void
+
+    /// `answer` runs on the reader's thread with the art found in one batch.
+    init(window: Duration = ArtworkReads.defaultWindow, answer: @escaping @Sendable ([Found]) -> Void) {
+        self.window = window
+        self.answer = answer
+    }
+
+    func ask(_ request: Request) {
+        let wakeReader = waiting.withLock { state -> Bool in
+            state.requests.append(request)
+            if state.requests.count > Self.maximumWaiting { state.requests.removeFirst(state.requests.count - Self.maximumWaiting) }
+            guard !state.reading else { return false }
+            state.reading = true
+            return true
+        }
+        guard wakeReader else { return }
+        if !reader.submit({ [self] in readWhileAsked() }) { waiting.withLock { $0 = ([], false) } }
+    }
+
+    /// Stops reading once the batch in hand is done.
+    func shutdown() { reader.shutdown() }
+
+    private func readWhileAsked() {
+        while true {
+            pause(window)
+            let batch = waiting.withLock { state -> [Request] in
+                defer { state.requests.removeAll(keepingCapacity: true) }
+                return state.requests
+            }
+            var newest: [PlayerRef: Request] = [:]
+            for request in batch { newest[request.player] = request }
+            let found = newest.values.compactMap { request in
+                ArtworkReader.secure(request.source).map { Found(player: request.player, url: request.url, artwork: $0) }
+            }
+            if !found.isEmpty { answer(found) }
+            let asked = waiting.withLock { state -> Bool in
+                if state.requests.isEmpty { state.reading = false }
+                return state.reading
+            }
+            guard asked else { return }
+        }
+    }
+
+    private func pause(_ duration: Duration) {
+        guard duration > .zero else { return }
+        var request = timespec().adding(duration), remaining = timespec()
+        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+    }
+}
