@@ -27,6 +27,10 @@ media --json [on|off|status]
 apps --json --ids
 opt-out --purge --yes APP
 opt-in APP
+readers --json --ids
+allow APP
+deny APP
+forget APP
 purge --app=ID --since=WHEN --until=WHEN --all --yes
 retention --json [DAYS]
 export --since=WHEN --until=WHEN --app=ID --format=json|listenbrainz

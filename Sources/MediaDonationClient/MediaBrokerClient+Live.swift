@@ -4,7 +4,8 @@ import SwiftDBus
 extension MediaBrokerClient {
     /// An endless sequence of the assets the broker records from now on (its `MediaAdded`
     /// signal), each delivered once, in order. Subscribed before this returns, so nothing
-    /// recorded afterwards is missed. Ends when the broker leaves the bus (it stopped or crashed)
+    /// recorded afterwards is missed. A sandboxed app receives them only while the person allows
+    /// it to read (``MediaBrokerError/accessDenied(_:)`` before). Ends when the broker leaves the bus (it stopped or crashed)
     /// or the bus connection is lost; stop iterating (or cancel the task) to unsubscribe.
     ///
     /// ```swift
@@ -41,6 +42,16 @@ extension MediaBrokerClient {
         } catch {
             token.cancel()
             throw MediaBrokerError(error)
+        }
+        // Since broker version 3 live listens go only to subscribers, and only while they may read.
+        do {
+            _ = try await call("Subscribe", [])
+        } catch .busFailure(name: "org.freedesktop.DBus.Error.UnknownMethod", _) {
+            // An older broker broadcasts them.
+        } catch {
+            token.cancel()
+            ownerToken.cancel()
+            throw error
         }
         connection.onDisconnect { continuation.finish() }
         continuation.onTermination = { _ in

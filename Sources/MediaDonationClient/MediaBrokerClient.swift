@@ -96,8 +96,10 @@ public final class MediaBrokerClient: Sendable {
 
     // MARK: Plumbing
 
-    func call(_ member: MemberName, _ arguments: [DBusValue], interface: InterfaceName? = nil) async throws(MediaBrokerError) -> [DBusValue] {
-        try await send(member, arguments, interface: interface, decodingReply: true).arguments
+    func call(
+        _ member: MemberName, _ arguments: [DBusValue], interface: InterfaceName? = nil, timeout: Duration? = nil
+    ) async throws(MediaBrokerError) -> [DBusValue] {
+        try await send(member, arguments, interface: interface, decodingReply: true, timeout: timeout).arguments
     }
 
     /// The reply undecoded, for a caller that reads it where it lies (``assets(in:)``).
@@ -106,13 +108,13 @@ public final class MediaBrokerClient: Sendable {
     }
 
     private func send(
-        _ member: MemberName, _ arguments: [DBusValue], interface: InterfaceName?, decodingReply: Bool
+        _ member: MemberName, _ arguments: [DBusValue], interface: InterfaceName?, decodingReply: Bool, timeout: Duration? = nil
     ) async throws(MediaBrokerError) -> BusMessage {
         let call = MethodCall(
             destination: BusName(stringLiteral: Self.busName), path: ObjectPath(stringLiteral: Self.objectPath),
             interface: interface ?? InterfaceName(stringLiteral: Self.interfaceName), member: member, arguments: arguments)
         do {
-            return try await connection.call(call, timeout: timeout, decodingReply: decodingReply)
+            return try await connection.call(call, timeout: timeout ?? self.timeout, decodingReply: decodingReply)
         } catch {
             throw MediaBrokerError(error)
         }
@@ -152,6 +154,8 @@ extension MediaBrokerError {
             self = .invalidArguments(error.message)
         case "org.mediabroker.MediaBroker1.Error.MediaDisabled":
             self = .mediaDisabled
+        case "org.mediabroker.MediaBroker1.Error.AccessDenied":
+            self = .accessDenied(error.message)
         case "org.freedesktop.DBus.Error.Disconnected":
             self = .busUnavailable(error.message)
         default:

@@ -9,6 +9,10 @@ public enum MediaBrokerError: Error, Sendable, Equatable, CustomStringConvertibl
     case invalidArguments(String)
     /// Media recording is switched off (`org.mediabroker.MediaBroker1.Error.MediaDisabled`).
     case mediaDisabled
+    /// The broker refused the caller (`org.mediabroker.MediaBroker1.Error.AccessDenied`): a
+    /// sandboxed app the person has not allowed to read, a sandboxed app changing a setting, or a
+    /// donation in another app's name. The message says what the app may do instead.
+    case accessDenied(String)
     /// Any other D-Bus error, with its name and message, or a reply the client did not understand.
     case busFailure(name: String, message: String)
 
@@ -18,6 +22,7 @@ public enum MediaBrokerError: Error, Sendable, Equatable, CustomStringConvertibl
         case .brokerNotRunning: "the media broker is not running (org.mediabroker.MediaBroker1 has no owner)"
         case .invalidArguments(let why): "invalid arguments: \(why)"
         case .mediaDisabled: "media recording is switched off"
+        case .accessDenied(let why): "access denied: \(why)"
         case .busFailure(let name, let message): "\(name): \(message)"
         }
     }

@@ -3,10 +3,16 @@
 public struct ExportedObject: Sendable {
     public var path: ObjectPath
     public var interfaces: [ExportedInterface]
+    /// Decides, before any method or property call on the object runs, whether its caller may make
+    /// it: given the call, it answers once, on the connection's thread — `nil` to let the call run,
+    /// or the error to refuse it with. `Introspect` and `Peer` are answered without asking.
+    public var admit: (@Sendable (BusMessage, _ done: @escaping @Sendable (BusError?) -> Void) -> Void)?
 
-    public init(path: ObjectPath, interfaces: [ExportedInterface]) {
+    public init(path: ObjectPath, interfaces: [ExportedInterface],
+                admit: (@Sendable (BusMessage, _ done: @escaping @Sendable (BusError?) -> Void) -> Void)? = nil) {
         self.path = path
         self.interfaces = interfaces
+        self.admit = admit
     }
 }
 

@@ -43,6 +43,21 @@ struct ObjectTable {
     /// Answers a method call: an immediate answer to send, or `nil` when a handler took it over or
     /// the caller wants no reply.
     func handle(_ call: BusMessage, connection core: ConnectionCore) -> Outgoing? {
+        if let path = call.path, !Self.isPeer(call), !Self.isIntrospection(call), let admit = objects[path]?.admit {
+            // The table as it is now answers once the caller is admitted (on the connection's thread).
+            let table = self
+            admit(call) { refusal in
+                let answer = refusal.map { error in
+                    call.expectsReply ? Outgoing.error(ReplyAddress(serial: call.serial, sender: call.sender), error) : nil
+                } ?? table.answer(call, core: core)
+                if let answer { _ = core.send(answer) }
+            }
+            return nil
+        }
+        return answer(call, core: core)
+    }
+
+    private func answer(_ call: BusMessage, core: ConnectionCore) -> Outgoing? {
         let address = ReplyAddress(serial: call.serial, sender: call.sender)
         let answer = dispatch(call, core: core)
         guard call.expectsReply, let answer else { return nil }
@@ -64,7 +79,7 @@ struct ObjectTable {
         if Self.isPeer(call) {
             return peer(member, call)
         }
-        if interface == .introspectable || (interface == nil && member == "Introspect") {
+        if Self.isIntrospection(call) {
             guard member == "Introspect" else { return .error(BusError(.unknownMethod, "no method \(member) in \(InterfaceName.introspectable)")) }
             guard call.signature == .empty else { return .error(.invalidArgs("Introspect takes no arguments")) }
             return .values([.string(Introspection.xml(for: path, in: objects))])
@@ -90,6 +105,10 @@ struct ObjectTable {
             return nil
         }
         return .error(BusError(.unknownMethod, "no method \(member) in \(interface?.rawValue ?? "any interface of \(path)")"))
+    }
+
+    private static func isIntrospection(_ call: BusMessage) -> Bool {
+        call.interface == .introspectable || (call.interface == nil && call.member == "Introspect")
     }
 
     /// `Peer` is answered by the connection, whatever objects it has.

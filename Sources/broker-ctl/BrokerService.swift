@@ -49,4 +49,9 @@ protocol BrokerService: Sendable {
 
     /// Deletes assets for good; returns how many.
     func purge(_ scope: PurgeScope) async throws(MediaBrokerError) -> Int
+
+    /// The sandboxed apps the person decided about (broker version 3).
+    func readers() async throws(MediaBrokerError) -> [ReaderInfo]
+    /// Allows or denies a sandboxed app reading the history; `nil` forgets the decision.
+    func setReaderAccess(_ appID: String, _ access: ReaderInfo.Access?) async throws(MediaBrokerError)
 }

@@ -54,6 +54,7 @@ final class FakeBroker: BrokerService {
         case setAppOptedOut(String, Bool)
         case purge(PurgeScope)
         case donate(Donation)
+        case setReaderAccess(String, ReaderInfo.Access?)
     }
 
     let media: Result<[GenericMedia], MediaBrokerError>
@@ -61,6 +62,7 @@ final class FakeBroker: BrokerService {
     let playing: Result<[GenericMedia], MediaBrokerError>
     let added: Result<AsyncStream<GenericMedia>, MediaBrokerError>
     let appList: [AppInfo]
+    let readerList: [ReaderInfo]
     let momentList: [Moment]
     let purgeCount: Int
     let donatedID: Int64
@@ -80,7 +82,8 @@ final class FakeBroker: BrokerService {
             BrokerStatus(version: "0.1.0", assetCount: 0, players: [])),
         nowPlaying: Result<[GenericMedia], MediaBrokerError> = .success([]),
         mediaAdded: Result<AsyncStream<GenericMedia>, MediaBrokerError> = .success(AsyncStream { _ in }),
-        mediaEnabled: Bool = true, retentionDays: Int = 90, apps: [AppInfo] = [], moments: [Moment] = [], purgeCount: Int = 0,
+        mediaEnabled: Bool = true, retentionDays: Int = 90, apps: [AppInfo] = [], readers: [ReaderInfo] = [], moments: [Moment] = [],
+        purgeCount: Int = 0,
         donatedID: Int64 = 1, failures: [String: MediaBrokerError] = [:]
     ) {
         self.media = media
@@ -88,6 +91,7 @@ final class FakeBroker: BrokerService {
         self.playing = nowPlaying
         self.added = mediaAdded
         self.appList = apps
+        self.readerList = readers
         self.momentList = moments
         self.purgeCount = purgeCount
         self.donatedID = donatedID
@@ -186,6 +190,16 @@ final class FakeBroker: BrokerService {
         try check("purge")
         record(.purge(scope))
         return purgeCount
+    }
+
+    func readers() async throws(MediaBrokerError) -> [ReaderInfo] {
+        try check("readers")
+        return readerList
+    }
+
+    func setReaderAccess(_ appID: String, _ access: ReaderInfo.Access?) async throws(MediaBrokerError) {
+        try check("setReaderAccess")
+        record(.setReaderAccess(appID, access))
     }
 }
 

@@ -87,13 +87,15 @@ import Testing
         #expect(AppsCommand.optionNames == ["--json", "--ids", "--help", "-h"])
         #expect(OptOutCommand.optionNames == ["--purge", "--yes", "-y", "--help", "-h"])
         #expect(OptInCommand.optionNames == ["--help", "-h"])
+        #expect(ReadersCommand.optionNames == ["--json", "--ids", "--help", "-h"])
+        #expect(AllowCommand.optionNames == ["--help", "-h"])
         #expect(PurgeCommand.optionNames == ["--app", "--since", "--until", "--all", "--yes", "-y", "--help", "-h"])
         #expect(RetentionCommand.optionNames == ["--json", "--help", "-h"])
         #expect(ExportCommand.optionNames == ["--since", "--until", "--app", "--format", "--help", "-h"])
         #expect(
             BrokerCtl.allSubcommands.map { $0.name } == [
-                "recent", "moments", "now", "follow", "status", "donate", "media", "apps", "opt-out", "opt-in", "purge",
-                "retention", "export", "help",
+                "recent", "moments", "now", "follow", "status", "donate", "media", "apps", "opt-out", "opt-in", "readers",
+                "allow", "deny", "forget", "purge", "retention", "export", "help",
             ])
     }
 

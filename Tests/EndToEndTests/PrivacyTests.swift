@@ -215,6 +215,9 @@ import Testing
             if let ids = try? message.arguments.first?.array().compactMap({ try? $0.integer(as: Int64.self) }) { removed.put(ids) }
         }
         defer { token.cancel() }
+        // Since version 3 the broker sends MediaRemoved to subscribers alone.
+        _ = try await watcher.call(MethodCall(destination: "org.mediabroker.MediaBroker1", path: "/org/mediabroker/MediaBroker1",
+                                              interface: "org.mediabroker.MediaBroker1", member: "Subscribe"))
         let count = try await client.purge(.range(since: Date(microsecondsSinceEpoch: base), until: Date(microsecondsSinceEpoch: base + 1_000_000)))
         #expect(count == 3)
         #expect(try rows(broker) == 3)

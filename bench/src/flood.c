@@ -236,6 +236,16 @@ int main(int argc, char **argv) {
     snprintf(follower_unique, sizeof follower_unique, "%s", unique);
     dbus_message_unref(owner);
     dbus_message_unref(ask);
+    /* Since its interface version 3 the broker sends MediaAdded to subscribers only; an older one
+     * (UnknownMethod) broadcasts it. */
+    if (expect_added && !strcmp(follower, "org.mediabroker.MediaBroker1")) {
+        DBusMessage *subscribe = dbus_message_new_method_call(follower, "/org/mediabroker/MediaBroker1", follower, "Subscribe");
+        DBusMessage *done = dbus_connection_send_with_reply_and_block(c, subscribe, 5000, &error);
+        if (!done && strcmp(error.name, DBUS_ERROR_UNKNOWN_METHOD)) die_on(&error, "Subscribe");
+        dbus_error_free(&error);
+        if (done) dbus_message_unref(done);
+        dbus_message_unref(subscribe);
+    }
     own_name(c, name);
 
     /* A follower that never reads properties (playerctld may not) gets GRACE ms to notice the name. */

@@ -17,7 +17,10 @@ MB_TEST_PACKAGES=(mpv mpv-mpris vlc-bin vlc-plugin-base sox libsox-fmt-all ffmpe
     sqlite3 python3-xdg
     # Real browsers playing real pages (issue 17): Chromium (headless) and Firefox ESR (on Xvfb),
     # PulseAudio with a null sink so that media really plays; the web server is python3's.
-    chromium firefox-esr pulseaudio xvfb)
+    chromium firefox-esr pulseaudio xvfb
+    # Sandboxed readers (issue 20): clients run as Flatpak runs apps, in bubblewrap behind a real
+    # xdg-dbus-proxy; the test notification server and subscriber are python3-dbus on GLib.
+    bubblewrap xdg-dbus-proxy python3-gi)
 # What bench/run needs beyond building and running: a C compiler for its programs, the sqlite3 shell
 # that fills the stores, playerctl (playerctld, playerctl) and busctl as baselines, python3 for the
 # report, valgrind for profiling a miss.

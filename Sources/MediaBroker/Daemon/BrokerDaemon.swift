@@ -93,6 +93,7 @@ public enum BrokerDaemon {
             controller: controller,
             safetyRereadInterval: options.rereadIntervalSeconds.map { .milliseconds(Int64($0 * 1000)) }
                 ?? PlayerTracker.defaultSafetyRereadInterval)
+        if let seconds = options.askTimeoutSeconds { controller.gate.questions.patience = Microseconds(seconds * 1_000_000) }
         connection.export(BrokerObject.make(controller: controller))
 
         if case .success(let open) = leftovers.wait() {
@@ -108,7 +109,10 @@ public enum BrokerDaemon {
             }
             return shutDown(connection, store, exitCode: 1)
         }
-        connection.loop.execute { controller.enforceRetention() }
+        connection.loop.execute {
+            controller.gate.start()
+            controller.enforceRetention()
+        }
         log.info("\(BrokerOptions.versionLine) owns \(BrokerContract.busName); history in \(path)")
 
         let reason = StopSignal.wait()

@@ -10,6 +10,9 @@ public struct BrokerOptions: Sendable, Equatable {
     /// `--reread-interval SECONDS`, for tests only and left out of `--help`: how often a playing
     /// player is re-read in case it never signals (default 30 s; 0.1…3600).
     public var rereadIntervalSeconds: Double?
+    /// `--ask-timeout SECONDS`, for tests only and left out of `--help`: how long `RequestAccess`
+    /// waits for the person's answer (default 120 s; 0.5…600).
+    public var askTimeoutSeconds: Double?
 
     public enum Action: Sendable, Equatable {
         case run(BrokerOptions)
@@ -80,6 +83,12 @@ public struct BrokerOptions: Sendable, Equatable {
                     throw UsageError(description: "--reread-interval takes seconds from 0.1 to 3600, not '\(text)'")
                 }
                 options.rereadIntervalSeconds = seconds
+            case "--ask-timeout":
+                let text = try value(for: name, inline: inline)
+                guard let seconds = Double(text), seconds.isFinite, seconds >= 0.5, seconds <= 600 else {
+                    throw UsageError(description: "--ask-timeout takes seconds from 0.5 to 600, not '\(text)'")
+                }
+                options.askTimeoutSeconds = seconds
             default:
                 throw UsageError(description: "unknown argument '\(word)'")
             }

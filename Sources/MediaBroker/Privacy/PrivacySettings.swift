@@ -19,12 +19,19 @@ public struct PrivacySettings: Sendable, Equatable {
     /// Assets older than this many days are deleted automatically; 0 keeps them forever.
     public var retentionDays = PrivacySettings.defaultRetentionDays
     public var optOuts: [String: OptOutSource] = [:]
+    /// Sandboxed apps the person allowed or refused to read the history, by app id (issue 20).
+    public var readers: [String: ReaderGrant] = [:]
 
-    public init(mediaEnabled: Bool = true, retentionDays: UInt32 = PrivacySettings.defaultRetentionDays, optOuts: [String: OptOutSource] = [:]) {
+    public init(mediaEnabled: Bool = true, retentionDays: UInt32 = PrivacySettings.defaultRetentionDays, optOuts: [String: OptOutSource] = [:],
+                readers: [String: ReaderGrant] = [:]) {
         self.mediaEnabled = mediaEnabled
         self.retentionDays = retentionDays
         self.optOuts = optOuts
+        self.readers = readers
     }
+
+    /// Whether the sandboxed app `appID` may read the history now.
+    public func allowsReading(_ appID: String) -> Bool { readers[appID]?.access == .allowed }
 
     /// Whether anything from `appID` may be recorded or shown now.
     public func allows(_ appID: String) -> Bool { mediaEnabled && optOuts[appID] == nil }
@@ -52,6 +59,9 @@ public struct PrivacySettings: Sendable, Equatable {
         var lines = ["media_enabled=\(mediaEnabled ? 1 : 0)", "retention_days=\(retentionDays)"]
         for app in optedOutApps {
             if let source = optOuts[app] { lines.append("opt_out=\(source.rawValue):\(app)") }
+        }
+        for app in readers.keys.sorted() {
+            if let grant = readers[app] { lines.append("reader=" + grant.encoded(appID: app)) }
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -92,6 +102,11 @@ public struct PrivacySettings: Sendable, Equatable {
                 let app = String(value[value.index(after: colon)...])
                 guard !app.isEmpty else { throw DecodingError(line: number, reason: "opt_out names no app") }
                 optOuts[app] = source
+            case "reader":
+                guard let (app, grant) = ReaderGrant.decode(value) else {
+                    throw DecodingError(line: number, reason: "reader must be allowed|denied:DECIDED:LASTREAD|-:APP")
+                }
+                readers[app] = grant
             default:
                 throw DecodingError(line: number, reason: "unknown setting '\(key.prefix(80))'")
             }

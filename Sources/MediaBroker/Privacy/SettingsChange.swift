@@ -21,7 +21,17 @@ struct SettingsChange {
     var rerunsRetention: Bool { after.retentionDays != before.retentionDays }
 
     var logLine: String {
-        "settings changed: media \(after.mediaEnabled ? "on" : "off"), retention \(after.retentionDays) days, \(after.optOuts.count) apps opted out"
+        let allowed = after.readers.values.filter { $0.access == .allowed }.count
+        return "settings changed: media \(after.mediaEnabled ? "on" : "off"), retention \(after.retentionDays) days, "
+            + "\(after.optOuts.count) apps opted out, \(allowed) sandboxed apps allowed to read"
+    }
+
+    /// Only when apps last read moved: a debug line, not a log entry the person reads.
+    var onlyNotesReads: Bool {
+        var before = before, after = after
+        for app in before.readers.keys { before.readers[app]?.lastRead = nil }
+        for app in after.readers.keys { after.readers[app]?.lastRead = nil }
+        return before == after
     }
 }
 

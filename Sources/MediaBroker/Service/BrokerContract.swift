@@ -10,7 +10,7 @@ public enum BrokerContract {
 
     /// The interface's `Version` property, bumped whenever a client-visible behaviour changes
     /// (docs/dbus-api.md lists each version).
-    public static let version: UInt32 = 2
+    public static let version: UInt32 = 3
 
     /// `RecentMedia`'s default and largest page.
     public static let defaultLimit = 50
@@ -30,6 +30,9 @@ extension ErrorName {
     public static let notAPlayer: ErrorName = "org.mediabroker.MediaBroker1.Error.NotAPlayer"
     /// `OptIn` against the user's own opt-out.
     public static let optedOutByUser: ErrorName = "org.mediabroker.MediaBroker1.Error.OptedOutByUser"
+    /// A sandboxed app without the person's grant reading the history, any sandboxed app changing a
+    /// setting, or a donation in another app's name (issue 20).
+    public static let brokerAccessDenied: ErrorName = "org.mediabroker.MediaBroker1.Error.AccessDenied"
     /// `Donate` from an app that is opted out.
     public static let appOptedOut: ErrorName = "org.mediabroker.MediaBroker1.Error.AppOptedOut"
 }

@@ -18,6 +18,8 @@ public final class BrokerController: @unchecked Sendable {
     let resolver: AppResolver
     private(set) var settings: PrivacySettings
     weak var tracker: PlayerTracker?
+    /// Who may read, and who is told of live listens (issue 20).
+    private(set) lazy var gate = ReaderGate(controller: self)
     private var retention = RetentionSchedule()
     private var retentionTimer: TimerToken?
 
@@ -98,6 +100,7 @@ public final class BrokerController: @unchecked Sendable {
     func stop() {
         retryTimer?.cancel()
         retryTimer = nil
+        gate.stop()
         let (lost, line) = recording.stop()
         if let line { log.error(line) }
         for record in lost { record.completion?(.failure(.closed)) }
@@ -117,7 +120,7 @@ public final class BrokerController: @unchecked Sendable {
         connection.emitPropertiesChanged(path: BrokerContract.objectPath, interface: BrokerContract.interface,
                                          names: change.changedProperties)
         if change.rerunsRetention { enforceRetention() }
-        log.info(change.logLine)
+        log.write(change.onlyNotesReads ? .debug : .info, change.logLine)
         store.setSetting(PrivacySettings.storeKey, settings.encoded) { [log] result in
             if case .failure(let error) = result {
                 log.error("could not save the settings: \(error)")
@@ -188,7 +191,9 @@ public final class BrokerController: @unchecked Sendable {
     func donate(_ call: MethodInvocation) {
         let asset: MediaAsset
         do throws(BusError) {
-            guard let fields = try? call.arguments[0].vardict() else { throw .invalidArgs("the media must be a{sv}") }
+            guard var fields = try? call.arguments[0].vardict() else { throw .invalidArgs("the media must be a{sv}") }
+            // A sandboxed app donates in its own name only, and within its rate.
+            if let appID = try gate.donationAppID(try? fields["app_id"]?.string(), for: call) { fields["app_id"] = .string(appID) }
             asset = try MediaAsset(donation: fields, now: Self.now(), rule: rule, settings: settings)
         } catch {
             return call.fail(error)
@@ -228,9 +233,14 @@ public final class BrokerController: @unchecked Sendable {
                                 member: "MediaRemoved", arguments: [.array(element: .int64, ids.map(DBusValue.int64))]))
     }
 
-    /// Sends a signal; one that could not be sent is logged, since no caller waits on it.
+    /// Sends a signal to each subscriber that may read now (``ReaderGate/recipients()``); one that
+    /// could not be sent is logged, since no caller waits on it.
     private func announce(_ signal: SignalEmission) {
-        do { try connection.emit(signal) } catch { log.warning("could not send \(signal.member): \(error)") }
+        for recipient in gate.recipients() {
+            var addressed = signal
+            addressed.destination = try? BusName(recipient)
+            do { try connection.emit(addressed) } catch { log.warning("could not send \(signal.member): \(error)") }
+        }
     }
 
     /// Deletes what is older than the retention allows, then sleeps as ``RetentionSchedule`` says.

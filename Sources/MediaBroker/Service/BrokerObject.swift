@@ -58,6 +58,14 @@ public enum BrokerObject {
                 ExportedMethod("Status", outputs: [Argument("status", .vardict)]) { call in
                     status(call, controller: controller)
                 },
+                ExportedMethod("Subscribe") { call in controller.gate.subscribe(call) },
+                ExportedMethod("RequestAccess", inputs: [Argument("options", .vardict)], outputs: [Argument("answer", .string)]) { call in
+                    controller.gate.questions.requestAccess(call)
+                },
+                ExportedMethod("Readers", outputs: [Argument("readers", "aa{sv}")]) { call in controller.gate.readers(call) },
+                ExportedMethod("SetReaderAccess", inputs: [Argument("app_id", .string), Argument("access", .string)]) { call in
+                    controller.gate.setReaderAccess(call)
+                },
             ],
             properties: [
                 ExportedProperty("Version", signature: .uint32, get: { .uint32(BrokerContract.version) }),
@@ -71,7 +79,9 @@ public enum BrokerObject {
                 ExportedSignal("MediaAdded", arguments: [Argument("asset", .vardict, annotations: assetKeys)]),
                 ExportedSignal("MediaRemoved", arguments: [Argument("ids", "ax")]),
             ])
-        return ExportedObject(path: BrokerContract.objectPath, interfaces: [interface])
+        return ExportedObject(path: BrokerContract.objectPath, interfaces: [interface]) { call, done in
+            controller.gate.admit(call, done: done)
+        }
     }
 
     private static func status(_ call: MethodInvocation, controller: BrokerController) {
@@ -80,6 +90,8 @@ public enum BrokerObject {
     }
 
     private static func reportStatus(_ call: MethodInvocation, controller: BrokerController) {
+        // Which players play, and how much is kept, is the history too: only for those who may read it.
+        guard controller.gate.mayRead(call) else { return call.reply([.vardict(["version": .string(MediaBrokerVersion.current)])]) }
         let players = (controller.tracker?.followedPlayers() ?? []).map { player -> DBusValue in
             var fields: [String: DBusValue] = [
                 "bus_name": .string(player.busName), "unique_name": .string(player.uniqueName), "app_id": .string(player.appID),

@@ -5,12 +5,7 @@ struct AppsCommand: Subcommand, Equatable {
     static let name = "apps"
     static let summary = "List the apps the broker has seen, with their listens and opt-outs."
 
-    enum Option {
-        static let json = OptionSpec("json", help: "Print one JSON object per app, one a line.")
-        static let ids = OptionSpec("ids", help: "Print only the app ids, one a line (for shell completion).")
-    }
-
-    static let options = [Option.json, Option.ids]
+    static let options = ListFormat.options
     static let usage = "broker-ctl apps [--json | --ids]"
 
     static let discussion = """
@@ -23,9 +18,7 @@ struct AppsCommand: Subcommand, Equatable {
           broker-ctl apps --ids
         """
 
-    enum Format: Equatable, Sendable {
-        case table, json, ids
-    }
+    typealias Format = ListFormat
 
     var format = Format.table
 
@@ -34,12 +27,7 @@ struct AppsCommand: Subcommand, Equatable {
     }
 
     init(parsing arguments: ParsedArguments, context: ParseContext) throws(UsageError) {
-        switch (arguments.contains(Option.json), arguments.contains(Option.ids)) {
-        case (true, true): throw UsageError("--json and --ids cannot be used together")
-        case (true, false): format = .json
-        case (false, true): format = .ids
-        case (false, false): format = .table
-        }
+        format = try ListFormat(parsing: arguments)
     }
 
     func run(in environment: RunEnvironment) async throws {

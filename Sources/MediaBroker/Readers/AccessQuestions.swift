@@ -1,0 +1,58 @@
+/// The questions `RequestAccess` puts to the person (issue 20): at most one open per app, none
+/// from an app the person refused less than a day ago, and what each answer leaves stored. Pure.
+struct AccessQuestions {
+    /// How long the person has to answer.
+    static let patience: Microseconds = 120_000_000
+
+    /// What `RequestAccess` answers.
+    enum Answer: String, Sendable {
+        case allowed, denied, unanswered
+    }
+
+    /// What to do with a new question.
+    enum Start: Equatable {
+        /// Put it to the person.
+        case ask
+        /// The person decided already: answer at once.
+        case answered(Answer)
+        case refused(String)
+    }
+
+    /// Open questions: app id → the notification showing it, once the server said.
+    private(set) var open: [String: UInt32?] = [:]
+
+    func start(for appID: String, settings: PrivacySettings, now: Microseconds) -> Start {
+        switch settings.readers[appID] {
+        case let grant? where grant.access == .allowed:
+            return .answered(.allowed)
+        case let grant? where now - grant.decided < ReaderGrant.askAgainAfter:
+            return .refused("the person did not allow \(appID) to read the listening history; it may ask again 24 hours after that answer")
+        default:
+            break
+        }
+        guard open[appID] == nil else { return .refused("\(appID) already has a question open; wait for its answer") }
+        return .ask
+    }
+
+    mutating func opened(for appID: String) { open[appID] = .some(nil) }
+
+    mutating func shown(_ appID: String, notification: UInt32) { if open[appID] != nil { open[appID] = notification } }
+
+    /// The app whose question notification `id` shows.
+    func appID(showing id: UInt32) -> String? { open.first { $0.value == id }?.key }
+
+    /// The question of `appID` is over; `nil` when it was not open (answered already).
+    mutating func close(_ appID: String) -> UInt32?? { open.removeValue(forKey: appID) }
+
+    /// What the notification's action means (`ActionInvoked`): the grant to store, if any.
+    static func answer(forAction key: String) -> Answer {
+        switch key {
+        case Self.allowAction: .allowed
+        case Self.denyAction: .denied
+        default: .unanswered
+        }
+    }
+
+    static let allowAction = "allow"
+    static let denyAction = "deny"
+}

@@ -1,0 +1,48 @@
+/// Who is calling the broker, told from the caller's process as xdg-desktop-portal tells it —
+/// never from anything the caller says (its arguments, its bus name, its `app_id`).
+///
+/// The broker gates sandboxed apps and not host processes: an unsandboxed process of the person
+/// cannot be told apart from any other, and it could read the history file itself anyway.
+public enum Reader: Hashable, Sendable {
+    /// An unsandboxed process of the person.
+    case host
+    /// A Flatpak app (its app id) or a snap (its name).
+    case app(String)
+    /// A process the broker could not tell: gone before it was looked at, its `/proc` unreadable,
+    /// or a sandbox that names no valid app. It reads nothing and can be granted nothing.
+    case unidentified
+
+    /// The app id of a sandboxed reader.
+    public var appID: String? {
+        if case .app(let id) = self { return id }
+        return nil
+    }
+
+    /// As `Readers`, logs and errors name it.
+    public var description: String {
+        switch self {
+        case .host: "host"
+        case .app(let id): id
+        case .unidentified: "an unidentified process"
+        }
+    }
+
+    /// The reader running as process `pid`, read under `procRoot` (normally `/proc`): its sandbox
+    /// (``Sandbox``) when it has one; `host` only when the process's root and cgroup could be read
+    /// and show none. Blocks on the file system: call off the bus thread.
+    static func of(processID pid: UInt32, procRoot: String = "/proc") -> Reader {
+        if let sandbox = Sandbox.of(processID: pid, procRoot: procRoot) {
+            switch sandbox {
+            case .flatpak(let appID): return .app(appID)
+            case .snap(let name, _): return .app(name)
+            }
+        }
+        let process = procRoot + "/" + String(pid)
+        // A sandbox that names no valid app is not the person's own process either.
+        if AppFiles.stamp(process + "/root/.flatpak-info") != nil { return .unidentified }
+        guard AppFiles.isDirectory(process + "/root/"), AppFiles.read(process + "/cgroup", limit: Sandbox.readLimit) != nil else {
+            return .unidentified
+        }
+        return .host
+    }
+}

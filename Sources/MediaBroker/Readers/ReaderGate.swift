@@ -1,0 +1,211 @@
+internal import Glibc
+import SwiftDBus
+
+/// The runtime of who may read (issue 20): it tells who each caller is (``Reader``, cached per
+/// unique name in ``ReaderCache``), admits or refuses each call on the broker's object
+/// (``ReaderPolicy``), keeps the subscribers of live listens (``Subscribers``), limits sandboxed
+/// donations (``DonationRateLimit``) and puts `RequestAccess` questions to the person
+/// (``AccessQuestions``, through ``AccessNotifications``).
+///
+/// A caller is identified once per connection: its process id from the bus daemon
+/// (`GetConnectionCredentials`, which read it from the socket when the connection was made), its
+/// sandbox from that process's `/proc` entry, read off the bus thread. The cache is keyed by the
+/// unique name, which the bus never gives to another connection: a process that exits and whose
+/// pid is reused connects under a new name and is looked at afresh, so it cannot inherit a grant.
+///
+/// Lives on the connection's thread.
+// @unchecked Sendable: built on the main thread before the object is exported, then touched only
+// on the connection's thread (handlers, completions handed back with `loop.execute`).
+final class ReaderGate: @unchecked Sendable {
+    private unowned let controller: BrokerController
+    private var connection: BusConnection { controller.connection }
+    private let procRoot: String
+    private var cache = ReaderCache()
+    /// Calls waiting for their caller to be identified, by unique name.
+    private var waiting: [String: [(Reader) -> Void]] = [:]
+    /// Reads `/proc`, which a sandbox's mounts could make slow: never on the bus thread.
+    private let lookups = WorkerThread()
+    private var token: MatchToken?
+    private(set) var subscribers = Subscribers()
+    private var donations = DonationRateLimit()
+    lazy var questions = AccessNotifications(gate: self)
+
+    init(controller: BrokerController, procRoot: String = "/proc") {
+        self.controller = controller
+        self.procRoot = procRoot
+    }
+
+    /// Forgets connections as they leave. Call on the connection's thread.
+    func start() {
+        let rule = MatchRule(sender: BusConnection.busName, interface: .bus, member: "NameOwnerChanged", path: BusConnection.busPath)
+        connection.addMatch(rule, handler: { [self] message in
+            guard message.sender == BusConnection.busName.rawValue || message.sender == "org.freedesktop.DBus" else { return }
+            let arguments = message.arguments
+            guard arguments.count == 3, let name = try? arguments[0].string(), name.hasPrefix(":"),
+                  (try? arguments[2].string()) == "" else { return }
+            left(name)
+        }, completion: { [self] result in
+            if case .success(let token) = result { self.token = token }
+        })
+    }
+
+    func stop() {
+        token?.cancel()
+        lookups.shutdown()
+    }
+
+    private func left(_ uniqueName: String) {
+        cache.forget(uniqueName)
+        subscribers.remove(uniqueName)
+    }
+
+    // MARK: Admission
+
+    /// SwiftDBus's `admit` for the broker's object: identifies the caller when the call needs it.
+    func admit(_ call: BusMessage, done: @escaping @Sendable (BusError?) -> Void) {
+        let member = call.member?.rawValue ?? ""
+        let right = ReaderPolicy.right(interface: call.interface, member: member,
+                                       arguments: call.interface == .properties ? call.arguments : [])
+        guard right != .anyone, right != .optOutItself else { return done(nil) }
+        guard let sender = call.sender else {
+            return done(BusError(.brokerAccessDenied, "a call with no sender cannot be attributed to anyone"))
+        }
+        identify(sender) { [self] reader in
+            let refusal = ReaderPolicy.refusal(of: right, to: reader, settings: controller.settings)
+            if refusal == nil, right == .readHistory, let appID = reader.appID { noteRead(by: appID) }
+            done(refusal)
+        }
+    }
+
+    /// The reader of `uniqueName`, once admitted (every admitted call that needed one has it cached).
+    func reader(of uniqueName: String?) -> Reader {
+        uniqueName.flatMap(cache.reader(of:)) ?? .unidentified
+    }
+
+    /// Tells who `uniqueName` is, from the cache or afresh; `then` runs on the connection's thread.
+    func identify(_ uniqueName: String, then: @escaping (Reader) -> Void) {
+        if let known = cache.reader(of: uniqueName) { return then(known) }
+        if waiting[uniqueName] != nil { return waiting[uniqueName]?.append(then) ?? () }
+        waiting[uniqueName] = [then]
+        connection.callBus("GetConnectionCredentials", [.string(uniqueName)], timeout: .seconds(5)) { [self] result in
+            guard let pid = Self.processID(of: result) else { return identified(uniqueName, as: .unidentified, remember: false) }
+            let loop = connection.loop, procRoot = procRoot
+            let submitted = lookups.submit { [self] in
+                let reader = Reader.of(processID: pid, procRoot: procRoot)
+                loop.execute { [self] in confirm(uniqueName, pid: pid, as: reader) }
+            }
+            if !submitted { identified(uniqueName, as: .unidentified, remember: false) }
+        }
+    }
+
+    /// The process id of a `GetConnectionCredentials` answer, when it is this user's process.
+    private static func processID(of result: Result<[DBusValue], BusError>) -> UInt32? {
+        guard case .success(let values) = result, let credentials = try? values.first?.vardict(),
+              let pid = try? credentials["ProcessID"]?.integer(as: UInt32.self),
+              (try? credentials["UnixUserID"]?.integer(as: UInt32.self)) == getuid() else { return nil }
+        return pid
+    }
+
+    /// Asks the bus again after `/proc` was read: a connection that left meanwhile (its process
+    /// exited, and its pid could now be another's) is not believed.
+    private func confirm(_ uniqueName: String, pid: UInt32, as reader: Reader) {
+        connection.callBus("GetConnectionUnixProcessID", [.string(uniqueName)], timeout: .seconds(5)) { [self] result in
+            let same = (try? result.get().first?.integer(as: UInt32.self)) == pid
+            identified(uniqueName, as: same ? reader : .unidentified, remember: same)
+        }
+    }
+
+    private func identified(_ uniqueName: String, as reader: Reader, remember: Bool) {
+        if remember { cache.remember(reader, for: uniqueName) }
+        if reader != .host { controller.log.debug("\(uniqueName) reads as \(reader.description)") }
+        for then in waiting.removeValue(forKey: uniqueName) ?? [] { then(reader) }
+    }
+
+    /// Notes when a sandboxed app last read, at most every ``ReaderGrant/lastReadResolution``.
+    private func noteRead(by appID: String) {
+        let now = BrokerController.now()
+        guard let grant = controller.settings.readers[appID],
+              grant.lastRead.map({ now - $0 >= ReaderGrant.lastReadResolution }) ?? true else { return }
+        controller.change({ $0.readers[appID]?.lastRead = now }, done: { _ in })
+    }
+
+    // MARK: Calls
+
+    /// `Subscribe()`: live listens go to the caller while its connection lives and its grant holds.
+    func subscribe(_ call: MethodInvocation) {
+        guard let sender = call.sender else { return call.fail(.failed("a call with no sender cannot subscribe")) }
+        guard subscribers.add(sender, reader: reader(of: sender)) else {
+            return call.fail(BusError(.limitsExceeded, "\(Subscribers.maximum) connections subscribe already"))
+        }
+        call.reply()
+    }
+
+    /// The connections `MediaAdded` and `MediaRemoved` go to now.
+    func recipients() -> [String] { subscribers.recipients(under: controller.settings) }
+
+    /// Whether the caller of an admitted call may see the history (for `Status`' players).
+    func mayRead(_ call: MethodInvocation) -> Bool {
+        ReaderPolicy.refusal(of: .readHistory, to: reader(of: call.sender), settings: controller.settings) == nil
+    }
+
+    /// A donation's `app_id` for the caller: a sandboxed app donates in its own name only, within
+    /// its rate; a host process in the name it gives. Throws the refusal.
+    func donationAppID(_ given: String?, for call: MethodInvocation) throws(BusError) -> String? {
+        guard case .app(let appID) = reader(of: call.sender) else { return given }
+        if let given, given != appID {
+            throw BusError(.brokerAccessDenied, "\(appID) may donate only as itself, not as '\(given.prefix(255))'")
+        }
+        guard donations.take(appID, at: BrokerController.now()) else {
+            throw BusError(.limitsExceeded, "\(appID) donated \(DonationRateLimit.burst) times in a burst; one more a second is allowed")
+        }
+        return appID
+    }
+
+    /// `Readers()`: each sandboxed app the person decided about, with its name and icon.
+    func readers(_ call: MethodInvocation) {
+        let grants = controller.settings.readers
+        let resolver = controller.resolver
+        // Desktop files and icons are on disk: looked up off the bus thread.
+        let submitted = lookups.submit {
+            let entries = grants.keys.sorted().compactMap { appID -> DBusValue? in
+                guard let grant = grants[appID] else { return nil }
+                let app = resolver.identity(forAppID: appID)
+                var fields: [String: DBusValue] = [
+                    "app_id": .string(appID), "access": .string(grant.access.rawValue), "decided": .int64(grant.decided),
+                ]
+                if let name = app.appName { fields["app_name"] = .string(name) }
+                if let icon = app.appIcon { fields["app_icon"] = .string(icon) }
+                if let lastRead = grant.lastRead { fields["last_read"] = .int64(lastRead) }
+                return .vardict(fields)
+            }
+            call.reply([.array(element: .vardict, entries)])
+        }
+        if !submitted { call.fail(.failed("the broker is stopping")) }
+    }
+
+    /// `SetReaderAccess(app_id, access)`: `allowed`, `denied`, or `unset` to forget the decision.
+    func setReaderAccess(_ call: MethodInvocation) {
+        guard case .string(let appID) = call.arguments[0], case .string(let access) = call.arguments[1] else { return }
+        guard Sandbox.isAppID(appID) else { return call.fail(.invalidArgs("'\(appID.prefix(255))' is not an app id")) }
+        let grant: ReaderGrant?
+        switch access {
+        case "unset": grant = nil
+        default:
+            guard let decided = ReaderGrant.Access(rawValue: access) else {
+                return call.fail(.invalidArgs("access must be 'allowed', 'denied' or 'unset', not '\(access.prefix(32))'"))
+            }
+            grant = ReaderGrant(access: decided, decided: BrokerController.now(), lastRead: controller.settings.readers[appID]?.lastRead)
+        }
+        controller.change({ $0.readers[appID] = grant }) { error in if let error { call.fail(error) } else { call.reply() } }
+    }
+
+    /// Stores the person's answer to a question.
+    func decided(_ appID: String, _ access: ReaderGrant.Access, done: @escaping @Sendable (BusError?) -> Void) {
+        controller.change({ $0.readers[appID] = ReaderGrant(access: access, decided: BrokerController.now()) }, done: done)
+    }
+
+    var settings: PrivacySettings { controller.settings }
+    var log: Log { controller.log }
+    var resolver: AppResolver { controller.resolver }
+    var bus: BusConnection { connection }
+}

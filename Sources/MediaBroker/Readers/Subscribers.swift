@@ -1,0 +1,26 @@
+/// Who receives `MediaAdded` and `MediaRemoved` (issue 20): the connections that called
+/// `Subscribe`, each for as long as its connection lives and its reader may read — a revoked grant
+/// stops its signals at once, since the recipients are worked out for every signal. Pure.
+struct Subscribers {
+    /// Subscribed connections at most: each costs a copy of every signal.
+    static let maximum = 256
+
+    private var readers: [String: Reader] = [:]
+
+    /// Adds `uniqueName`; `false` when the bound is reached.
+    mutating func add(_ uniqueName: String, reader: Reader) -> Bool {
+        guard readers[uniqueName] != nil || readers.count < Self.maximum else { return false }
+        readers[uniqueName] = reader
+        return true
+    }
+
+    mutating func remove(_ uniqueName: String) { readers[uniqueName] = nil }
+
+    /// The connections a signal goes to under `settings`, in a stable order.
+    func recipients(under settings: PrivacySettings) -> [String] {
+        readers.filter { _, reader in ReaderPolicy.refusal(of: .readHistory, to: reader, settings: settings) == nil }
+            .keys.sorted()
+    }
+
+    var count: Int { readers.count }
+}

@@ -1,0 +1,72 @@
+import MediaDonationClient
+
+/// `broker-ctl allow APP`, `deny APP` and `forget APP`: the person's decision for a sandboxed app.
+protocol ReaderDecisionCommand: Subcommand, Equatable {
+    /// The decision the command sets; `nil` forgets it.
+    static var access: ReaderInfo.Access? { get }
+    var appID: String { get }
+    init(appID: String)
+}
+
+extension ReaderDecisionCommand {
+    static var options: [OptionSpec] { [] }
+    static var arguments: [ArgumentSpec] {
+        [ArgumentSpec(name: "APP", isOptional: false, help: "The sandboxed app's id, such as org.gnome.Journal.")]
+    }
+
+    init(parsing arguments: ParsedArguments, context: ParseContext) throws(UsageError) {
+        guard let app = arguments.positionals.first, !app.isEmpty else { throw UsageError("APP needs an app id, such as org.gnome.Journal") }
+        self.init(appID: app)
+    }
+
+    func run(in environment: RunEnvironment) async throws {
+        try await environment.connectToBroker().setReaderAccess(appID, Self.access)
+        let said = switch Self.access {
+        case .allowed?: "Allowed \(appID) to read your listening history and to hear of new listens.\n"
+        case .denied?: "\(appID) may not read your listening history; it may ask again in a day.\n"
+        case nil: "Forgot your decision for \(appID): it reads nothing until it asks again and you allow it.\n"
+        }
+        environment.standardOutput.write(said)
+    }
+}
+
+struct AllowCommand: ReaderDecisionCommand {
+    static let name = "allow"
+    static let summary = "Let a sandboxed app read your listening history."
+    static let access: ReaderInfo.Access? = .allowed
+    static let discussion = """
+        The app may then read what you listened to (recent listens, moments) and hear of each new
+        listen, until 'broker-ctl deny APP' or 'broker-ctl forget APP'.
+
+        Example:
+          broker-ctl allow org.gnome.Journal
+        """
+    var appID: String
+}
+
+struct DenyCommand: ReaderDecisionCommand {
+    static let name = "deny"
+    static let summary = "Stop a sandboxed app reading your listening history."
+    static let access: ReaderInfo.Access? = .denied
+    static let discussion = """
+        The app reads nothing from now on, and live listens stop reaching it at once. It may ask
+        again a day later.
+
+        Example:
+          broker-ctl deny org.example.Tracker
+        """
+    var appID: String
+}
+
+struct ForgetCommand: ReaderDecisionCommand {
+    static let name = "forget"
+    static let summary = "Drop your decision for a sandboxed app: it reads nothing until it asks again."
+    static let access: ReaderInfo.Access? = nil
+    static let discussion = """
+        The app is treated as one you were never asked about: it reads nothing, and may ask at once.
+
+        Example:
+          broker-ctl forget org.gnome.Journal
+        """
+    var appID: String
+}

@@ -1,0 +1,35 @@
+#!/usr/bin/python3
+"""A journaling app talking to the broker, as a sandboxed test client runs it (issue 20).
+
+  app.py ask [REASON]         RequestAccess; prints "answer ANSWER" or "refused ERROR MESSAGE"
+  app.py donate COUNT [APP]   COUNT donations as fast as it can, with app_id APP if given; prints
+                              "ok ID" or "refused ERROR" for each, then "seconds ELAPSED"
+"""
+import sys
+import time
+
+import dbus
+
+BROKER = "org.mediabroker.MediaBroker1"
+bus = dbus.SessionBus()
+broker = bus.get_object(BROKER, "/org/mediabroker/MediaBroker1", introspect=False)
+interface = dbus.Interface(broker, BROKER)
+
+if sys.argv[1] == "ask":
+    options = dbus.Dictionary({"reason": sys.argv[2]} if len(sys.argv) > 2 else {}, signature="sv")
+    try:
+        # The broker waits up to two minutes for the person: the call waits longer.
+        print("answer", interface.RequestAccess(options, timeout=150), flush=True)
+    except dbus.exceptions.DBusException as error:
+        print("refused", error.get_dbus_name(), error.get_dbus_message(), flush=True)
+elif sys.argv[1] == "donate":
+    start = time.monotonic()
+    for number in range(int(sys.argv[2])):
+        media = {"title": "Sandboxed donation %d" % (number + 1)}
+        if len(sys.argv) > 3:
+            media["app_id"] = sys.argv[3]
+        try:
+            print("ok", interface.Donate(dbus.Dictionary(media, signature="sv")), flush=True)
+        except dbus.exceptions.DBusException as error:
+            print("refused", error.get_dbus_name(), flush=True)
+    print("seconds %.3f" % (time.monotonic() - start), flush=True)
