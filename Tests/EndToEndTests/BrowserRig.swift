@@ -83,7 +83,10 @@ final class BrowserRig: Sendable {
     /// The assets with their times, and the broker's log: what a failed expectation about a real
     /// browser needs to be understood.
     func describe(_ assets: [GenericMedia]) -> String {
-        let listed = assets.map { "\($0.title ?? "-") started \($0.date.timeIntervalSince1970) listened \($0.listened.map { "\($0)" } ?? "-")" }
+        let listed = assets.map {
+            "\($0.title ?? "-") started \($0.date.timeIntervalSince1970) ended \($0.ended?.timeIntervalSince1970 ?? 0) "
+                + "listened \($0.listened.map { "\($0)" } ?? "-") length \($0.length.map { "\($0)" } ?? "-")"
+        }
         return listed.joined(separator: "\n") + "\n--- broker log ---\n" + broker.process.standardError
     }
 

@@ -37,6 +37,7 @@ public final class PlayerTracker: @unchecked Sendable {
                                 safetyRereadInterval: max(safetyRereadInterval, .milliseconds(100)).wholeMicroseconds,
                                 artworkFolder: controller.store.path.flatMap(ArtworkFolder.path(besideDatabase:)),
                                 resolveNow: { resolver.resolve($0) })
+        core.logsPlayerEvents = controller.log.threshold == .debug
         controller.tracker = self
     }
 

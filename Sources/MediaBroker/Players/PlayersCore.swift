@@ -136,6 +136,10 @@ final class PlayersCore {
         self.resolveNow = resolveNow
     }
 
+    /// Whether each player's track and status changes are logged (at debug level, `--verbose`):
+    /// off otherwise, so a flood of track changes builds no log lines.
+    var logsPlayerEvents = false
+
     /// The core starts following the bus now (before the runtime subscribes).
     func begin() {
         startedAt = clocks.wall()
@@ -353,6 +357,9 @@ final class PlayersCore {
         if let metadata = properties.metadata { requestArtwork(metadata.artURL, for: player) }
         if let metadata = properties.metadata, metadata != player.lastMetadata {
             newTrack = player.lastMetadata.map { !metadata.isSameTrack(as: $0) && !metadata.fillsIn(untitled: $0) } ?? true
+            if logsPlayerEvents {
+                log(.debug, "\(player.uniqueName) tells \(newTrack ? "a new track" : "the same track again"): \(metadata.title.map { "\"\($0)\"" } ?? "no title"), length \(metadata.length.map(String.init) ?? "unknown") µs")
+            }
             player.lastMetadata = metadata
             handle(.metadata(metadata), for: player)
         }
@@ -365,6 +372,7 @@ final class PlayersCore {
         if let position, status != .paused { handle(.position(position), for: player) }
         if let status {
             let changed = status != player.status
+            if logsPlayerEvents, changed { log(.debug, "\(player.uniqueName) is \(status) at \(position.map(String.init) ?? "an untold position") µs") }
             player.status = status
             handle(event(for: status, of: player), for: player)
             if changed || !player.armed.contains(.reread) { scheduleSafetyReread(of: player) }
