@@ -41,6 +41,7 @@ TARGETS = [
     ("ingest", "cpu_us_per_signal", "receiver", "C receiver", "≤ 1.11× baseline", lambda b, r: b <= 1.11 * r),
     ("ingest", "signals_per_s", "receiver", "C receiver", "≥ 0.9× baseline", lambda b, r: b >= 0.9 * r),
     ("track_change", "cpu_us_per_change", "playerctld", "playerctld", "≤ 50 µs", lambda b, r: b <= 50),
+    ("track_change_no_art", "cpu_us_per_change", None, None, "—", None),
     ("storm", "cpu_us_per_signal", "receiver", "C receiver (same signals)", "≤ 1.5× baseline", lambda b, r: b <= 1.5 * r),
     ("storm_300k", "peak_rss_kb", None, None, "≤ 32768 kB", lambda b, r: b <= 32768),
     ("storm_300k", "anon_after_kb", None, None, "≤ 4096 kB", lambda b, r: b <= 4096),

@@ -14,13 +14,15 @@
  * to go quiet (its store may still be writing) and reports the CPU used since the first signal.
  *
  * usage: flood --follower BUSNAME --follower-pid PID --signals N [--every K] [--run TAG]
- *              [--expect-added] [--name NAME] [--grace-ms MS]
+ *              [--expect-added] [--name NAME] [--grace-ms MS] [--no-art]
  * prints one JSON object. */
 #include "common.h"
 #include <getopt.h>
 #include <unistd.h>
 
 static const char *run_tag = "r";
+/* --no-art: tracks tell no mpris:artUrl (the cost of a track change without art). */
+static int with_art = 1;
 /* The follower's unique name: only its GetAll starts the flood (the broker follows every MPRIS
  * name and must not start a flood meant for the receiver). */
 static char follower_unique[256];
@@ -70,7 +72,7 @@ static void append_metadata(DBusMessageIter *iter, long track) {
     append_variant_strings(&dict, "xesam:artist", artist);
     { const char *v = album; dict_entry(&dict, "xesam:album", DBUS_TYPE_STRING, &v); }
     { const char *v = url; dict_entry(&dict, "xesam:url", DBUS_TYPE_STRING, &v); }
-    { const char *v = art; dict_entry(&dict, "mpris:artUrl", DBUS_TYPE_STRING, &v); }
+    if (with_art) { const char *v = art; dict_entry(&dict, "mpris:artUrl", DBUS_TYPE_STRING, &v); }
     dict_entry(&dict, "mpris:length", DBUS_TYPE_INT64, &length);
     dict_entry(&dict, "xesam:trackNumber", DBUS_TYPE_INT32, &number);
     dbus_message_iter_close_container(&variant, &dict);
@@ -192,7 +194,8 @@ int main(int argc, char **argv) {
         {"follower", required_argument, 0, 'f'}, {"follower-pid", required_argument, 0, 'p'},
         {"signals", required_argument, 0, 'n'}, {"every", required_argument, 0, 'e'},
         {"run", required_argument, 0, 'r'}, {"expect-added", no_argument, 0, 'a'},
-        {"name", required_argument, 0, 'N'}, {"grace-ms", required_argument, 0, 'g'}, {0, 0, 0, 0}};
+        {"name", required_argument, 0, 'N'}, {"grace-ms", required_argument, 0, 'g'}, {"no-art", no_argument, 0, 'A'},
+        {0, 0, 0, 0}};
     int opt;
     while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
         switch (opt) {
@@ -204,6 +207,7 @@ int main(int argc, char **argv) {
         case 'a': expect_added = 1; break;
         case 'N': name = optarg; break;
         case 'g': grace_ms = atoi(optarg); break;
+        case 'A': with_art = 0; break;
         default: return 64;
         }
     }

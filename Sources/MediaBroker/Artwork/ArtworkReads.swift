@@ -4,15 +4,14 @@ import Synchronization
 /// The art reads players ask for, done off the bus thread (a file can be slow to open) in batches.
 /// A request that finds the reader idle wakes it; the reader first lets ``window`` pass, gathering
 /// what else is asked meanwhile — so a flood of track changes, each telling new art, wakes it once
-/// per window rather than once per change — then reads the newest request of each player (its
-/// earlier tracks are over) and answers the art it found, all at once. Art files live as long as
-/// their track at least (a browser deletes one when the next track's is written), far longer than
-/// the window.
+/// per window rather than once per change. A newer request of a player replaces its older one (its
+/// earlier tracks are over); the URLs are parsed there, off the bus thread; the art found is
+/// answered all at once. Art files live as long as their track at least (a browser deletes one when
+/// the next track's is written), far longer than the window.
 final class ArtworkReads: Sendable {
     struct Request: Sendable {
         let player: PlayerRef
         let url: String
-        let source: ArtworkSource
     }
 
     struct Found: Sendable {
@@ -22,11 +21,11 @@ final class ArtworkReads: Sendable {
     }
 
     static let defaultWindow: Duration = .milliseconds(25)
-    /// Requests that wait at most; beyond, the oldest are dropped (their tracks are long over).
+    /// Players whose requests wait at most; beyond, a new player's request is dropped.
     static let maximumWaiting = 256
 
     private let reader = WorkerThread()
-    private let waiting = Mutex<(requests: [Request], reading: Bool)>(([], false))
+    private let waiting = Mutex<(requests: [PlayerRef: String], reading: Bool)>(([:], false))
     private let window: Duration
     private let answer: @Sendable ([Found]) -> Void
 
@@ -38,14 +37,15 @@ final class ArtworkReads: Sendable {
 
     func ask(_ request: Request) {
         let wakeReader = waiting.withLock { state -> Bool in
-            state.requests.append(request)
-            if state.requests.count > Self.maximumWaiting { state.requests.removeFirst(state.requests.count - Self.maximumWaiting) }
+            if state.requests.count < Self.maximumWaiting || state.requests[request.player] != nil {
+                state.requests[request.player] = request.url
+            }
             guard !state.reading else { return false }
             state.reading = true
             return true
         }
         guard wakeReader else { return }
-        if !reader.submit({ [self] in readWhileAsked() }) { waiting.withLock { $0 = ([], false) } }
+        if !reader.submit({ [self] in readWhileAsked() }) { waiting.withLock { $0 = ([:], false) } }
     }
 
     /// Stops reading once the batch in hand is done.
@@ -54,14 +54,12 @@ final class ArtworkReads: Sendable {
     private func readWhileAsked() {
         while true {
             pause(window)
-            let batch = waiting.withLock { state -> [Request] in
+            let batch = waiting.withLock { state -> [PlayerRef: String] in
                 defer { state.requests.removeAll(keepingCapacity: true) }
                 return state.requests
             }
-            var newest: [PlayerRef: Request] = [:]
-            for request in batch { newest[request.player] = request }
-            let found = newest.values.compactMap { request in
-                ArtworkReader.secure(request.source).map { Found(player: request.player, url: request.url, artwork: $0) }
+            let found = batch.compactMap { player, url in
+                ArtworkSource(url: url).flatMap(ArtworkReader.secure).map { Found(player: player, url: url, artwork: $0) }
             }
             if !found.isEmpty { answer(found) }
             let asked = waiting.withLock { state -> Bool in

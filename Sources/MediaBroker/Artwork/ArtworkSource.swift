@@ -28,11 +28,15 @@ enum ArtworkSource: Hashable, Sendable {
         }
     }
 
+    /// Whether `url` names a place on the network (`http(s)`), which the broker never reads.
+    static func isRemote(_ url: String) -> Bool {
+        starts(url[...], with: "https://") || starts(url[...], with: "http://")
+    }
+
     /// `url` when it is an `http(s)` URL the broker keeps as text (one line, of bounded size);
     /// cheap enough to ask of every asset built.
     static func remote(_ url: String) -> String? {
-        guard starts(url[...], with: "https://") || starts(url[...], with: "http://"),
-              url.utf8.count <= TrackMetadata.Limits.maxTextBytes,
+        guard isRemote(url), url.utf8.count <= TrackMetadata.Limits.maxTextBytes,
               !url.unicodeScalars.contains(where: { Self.lineBreaks.contains($0.value) })
         else { return nil }
         return url

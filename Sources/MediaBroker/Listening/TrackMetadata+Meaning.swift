@@ -80,12 +80,15 @@ extension TrackMetadata {
     /// The lowercased extension of the last path element of `url` (query and fragment removed):
     /// 1 to 5 ASCII letters or digits after the last dot; `nil` when there is none.
     static func fileExtension(of url: String) -> String? {
-        let path = url.utf8.prefix { $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") }
-        guard let dot = path.lastIndex(of: UInt8(ascii: ".")) else { return nil }
-        let candidate = path[path.index(after: dot)...]
-        guard (1...5).contains(candidate.count),
-              candidate.allSatisfy({ (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) })
-        else { return nil }
-        return String(decoding: candidate, as: UTF8.self).lowercased()
+        var url = url
+        return url.withUTF8 { bytes -> String? in
+            let end = bytes.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.endIndex
+            guard let dot = bytes[..<end].lastIndex(of: UInt8(ascii: ".")) else { return nil }
+            let candidate = bytes[(dot + 1)..<end]
+            guard (1...5).contains(candidate.count),
+                  candidate.allSatisfy({ (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) })
+            else { return nil }
+            return String(decoding: candidate.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+        }
     }
 }

@@ -160,12 +160,15 @@ public final class PlayerTracker: @unchecked Sendable {
         var actions = spareActions
         spareActions = []
         core.handle(input, into: &actions)
+        // Visited in place: an action holding store work carries a whole asset, not copied twice.
         var storesSomething = false
-        for action in actions {
-            if case .store = action { storesSomething = true } else { perform(action) }
+        for index in actions.indices {
+            if case .store = actions[index] { storesSomething = true } else { perform(actions[index]) }
         }
         if storesSomething {
-            store.together(.noOneWaits) { for case .store(let work) in actions { carryOut(work) } }
+            store.together(.noOneWaits) {
+                for index in actions.indices { if case .store(let work) = actions[index] { carryOut(work) } }
+            }
         }
         actions.removeAll(keepingCapacity: true)
         spareActions = actions
@@ -190,13 +193,13 @@ public final class PlayerTracker: @unchecked Sendable {
             controller.resolver.resolve(clues) { [self] app in
                 loop.execute { [self] in feed(.appResolved(ref, app)) }
             }
-        case .secureArtwork(let ref, let url, let source):
+        case .secureArtwork(let ref, let url):
             // The reads hold the tracker until `stop` lets them go.
             let reads = artworkReads ?? ArtworkReads { [self, loop = connection.loop] found in
                 loop.execute { [self] in for art in found { feed(.artworkSecured(art.player, url: art.url, art.artwork)) } }
             }
             artworkReads = reads
-            reads.ask(ArtworkReads.Request(player: ref, url: url, source: source))
+            reads.ask(ArtworkReads.Request(player: ref, url: url))
         case .arm(let timer, let delay):
             timers[timer]?.cancel()
             timers[timer] = connection.schedule(after: .microseconds(delay)) { [self] in

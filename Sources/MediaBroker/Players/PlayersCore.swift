@@ -62,7 +62,7 @@ final class PlayersCore {
         case resolveApp(PlayerRef, PlayerClues)
         /// Read the art a player points at, at once and off the bus thread (answer:
         /// ``Input/artworkSecured(_:url:_:)``): a browser deletes its art file soon after.
-        case secureArtwork(PlayerRef, url: String, ArtworkSource)
+        case secureArtwork(PlayerRef, url: String)
         /// Arm `timer` to fire after this many microseconds, replacing the same timer if armed.
         case arm(Timer, after: Microseconds)
         case cancel(Timer)
@@ -589,9 +589,9 @@ final class PlayersCore {
     private func requestArtwork(_ url: String?, for player: FollowedPlayer) {
         guard artworkFolder != nil, let url, url != player.art.requested else { return }
         player.art.requested = url
-        guard player.art.files[url] == nil, let source = ArtworkSource(url: url) else { return }
-        if case .remote = source { return }
-        actions.append(.secureArtwork(player.ref, url: url, source))
+        // The URL is parsed where it is read (``ArtworkReads``); an http(s) one is never read.
+        guard player.art.files[url] == nil, !ArtworkSource.isRemote(url) else { return }
+        actions.append(.secureArtwork(player.ref, url: url))
     }
 
     private func secured(_ artwork: SecuredArtwork, from url: String, for player: FollowedPlayer) {

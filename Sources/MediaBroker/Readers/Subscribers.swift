@@ -18,8 +18,12 @@ struct Subscribers {
 
     /// The connections a signal goes to under `settings`, in a stable order.
     func recipients(under settings: PrivacySettings) -> [String] {
-        readers.filter { _, reader in ReaderPolicy.refusal(of: .readHistory, to: reader, settings: settings) == nil }
-            .keys.sorted()
+        var names: [String] = []
+        names.reserveCapacity(readers.count)
+        for (name, reader) in readers where ReaderPolicy.refusal(of: .readHistory, to: reader, settings: settings) == nil {
+            names.append(name)
+        }
+        return names.count > 1 ? names.sorted() : names
     }
 
     var count: Int { readers.count }

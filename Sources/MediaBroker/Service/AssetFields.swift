@@ -21,13 +21,15 @@ extension MediaAsset {
     /// The asset as the contract's `a{sv}` (``AssetContract``): every key it has a value for, in
     /// the table's order; unknown values are absent keys, never empty strings.
     func writeFields<Sink: AssetFieldSink & ~Copyable>(to sink: inout Sink) {
+        // `artist` joins the artists: once for its own key and the summary.
+        let artist = artist
         for key in AssetContract.orderedKeys {
-            if let value = contractValue(key) { sink.add(key, value) }
+            if let value = contractValue(key, artist: artist) { sink.add(key, value) }
         }
     }
 
-    /// The value of one contract key; `nil` when unknown.
-    func contractValue(_ key: AssetKey) -> AssetValue? {
+    /// The value of one contract key; `nil` when unknown. `artist` is ``artist``, worked out once.
+    func contractValue(_ key: AssetKey, artist: String?) -> AssetValue? {
         func text(_ value: String?) -> AssetValue? { value.flatMap { $0.isEmpty ? nil : .text($0) } }
         switch key {
         case .album: return text(album)
@@ -45,16 +47,27 @@ extension MediaAsset {
         case .listened: return .integer(listened)
         case .source: return .text(source.rawValue)
         case .started: return .integer(started)
-        case .summary: return .text(summary)
+        case .summary: return .text(Self.summary(title: title, artist: artist, album: album))
         case .title: return .text(title)
         }
     }
 
     /// One line ready to display: "Teardrop — Massive Attack · Mezzanine", cut like any text.
-    public var summary: String {
-        var line = title
-        if let artist { line += " — " + artist }
-        if let album, !album.isEmpty { line += " · " + album }
+    public var summary: String { Self.summary(title: title, artist: artist, album: album) }
+
+    static func summary(title: String, artist: String?, album: String?) -> String {
+        let album = album.flatMap { $0.isEmpty ? nil : $0 }
+        var line = ""
+        line.reserveCapacity(title.utf8.count + (artist?.utf8.count ?? 0) + (album?.utf8.count ?? 0) + 10)
+        line.append(title)
+        if let artist {
+            line.append(" — ")
+            line.append(artist)
+        }
+        if let album {
+            line.append(" · ")
+            line.append(album)
+        }
         // The parts are clean already (``bounded``); only together may they pass the bound.
         guard line.utf8.count > AssetContract.maximumTextBytes else { return line }
         return BoundedText.clean(line, maxBytes: AssetContract.maximumTextBytes) ?? title
