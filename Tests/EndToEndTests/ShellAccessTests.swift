@@ -21,6 +21,10 @@ import Testing
         #expect(result.standardOutput.contains("out aa{sv} assets)"))
         // Every asset argument carries the contract's keys and types.
         #expect(result.standardOutput.contains("@org.mediabroker.MediaBroker1.AssetKeys(\"\(AssetContract.annotation)\")"))
+        // Which apps are opted out never travels in a broadcast (issue 20).
+        let lines = result.standardOutput.components(separatedBy: "\n")
+        let annotation = lines.firstIndex { $0.contains("readonly as OptedOutApps") }.flatMap { $0 > 0 ? lines[$0 - 1] : nil }
+        #expect(annotation?.contains("EmitsChangedSignal(\"invalidates\")") == true, "\(annotation ?? "no OptedOutApps")")
         try broker.stop()
     }
 

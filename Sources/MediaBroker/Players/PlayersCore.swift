@@ -178,6 +178,7 @@ final class PlayersCore {
             propertiesChanged(from: sender, path: path, body)
         case .seeked(let sender, let path, let position):
             guard !stopped, let player = players[sender], path == Self.mprisPath, let position else { break }
+            if logsPlayerEvents { log(.debug, "\(player.uniqueName) seeked to \(position) µs\(sinceMet(player))") }
             handle(.seeked(position: position), for: player)
         case .answered(let ref, let read, let result):
             guard let player = followed(ref) else { break }
@@ -358,7 +359,7 @@ final class PlayersCore {
         if let metadata = properties.metadata, metadata != player.lastMetadata {
             newTrack = player.lastMetadata.map { !metadata.isSameTrack(as: $0) && !metadata.fillsIn(untitled: $0) } ?? true
             if logsPlayerEvents {
-                log(.debug, "\(player.uniqueName) tells \(newTrack ? "a new track" : "the same track again"): \(metadata.title.map { "\"\($0)\"" } ?? "no title"), length \(metadata.length.map(String.init) ?? "unknown") µs")
+                log(.debug, "\(player.uniqueName) tells \(newTrack ? "a new track" : "the same track again"): \(metadata.title.map { "\"\($0)\"" } ?? "no title"), length \(metadata.length.map(String.init) ?? "unknown") µs\(sinceMet(player))")
             }
             player.lastMetadata = metadata
             handle(.metadata(metadata), for: player)
@@ -372,7 +373,9 @@ final class PlayersCore {
         if let position, status != .paused { handle(.position(position), for: player) }
         if let status {
             let changed = status != player.status
-            if logsPlayerEvents, changed { log(.debug, "\(player.uniqueName) is \(status) at \(position.map(String.init) ?? "an untold position") µs") }
+            if logsPlayerEvents, changed {
+                log(.debug, "\(player.uniqueName) is \(status) at \(position.map { "\($0) µs" } ?? "an untold position")\(sinceMet(player))")
+            }
             player.status = status
             handle(event(for: status, of: player), for: player)
             if changed || !player.armed.contains(.reread) { scheduleSafetyReread(of: player) }
@@ -457,6 +460,7 @@ final class PlayersCore {
             arm(.playerRetry, of: player, after: delay)
         case (.position, .success(let values)):
             guard let value = values.first, let position = TrackMetadata.microseconds(value) else { return }
+            if logsPlayerEvents { log(.debug, "\(player.uniqueName) is at \(position) µs, read\(sinceMet(player))") }
             handle(.position(position), for: player)
         case (.position, .failure):
             break
@@ -566,6 +570,9 @@ final class PlayersCore {
             }
         }
         guard let work else { return }
+        if logsPlayerEvents, case .record(let asset, _) = work {
+            log(.debug, "\(player.uniqueName)'s listen of \"\(asset.title)\" ends: \(asset.listened) µs heard\(sinceMet(player))")
+        }
         switch work {
         case .removeTwin:
             log(.debug, "\(player.uniqueName) mirrored a listen recorded from another player; not counted twice")
@@ -680,6 +687,11 @@ final class PlayersCore {
         for kind in player.armed.kinds { actions.append(.cancel(kind.timer(for: player.ref))) }
         player.armed.removeAll()
         player.deadlineFiresAt = nil
+    }
+
+    /// ", N ms after it was met", for the debug lines of a player's events.
+    private func sinceMet(_ player: FollowedPlayer) -> String {
+        ", \((clocks.wall() - player.metAt) / 1000) ms after it was met"
     }
 
     private func log(_ level: Log.Level, _ message: String) {

@@ -49,7 +49,9 @@ final class ReaderGate: @unchecked Sendable {
         })
     }
 
+    /// Answers the questions still open (`unanswered`: the broker is stopping) and lets go.
     func stop() {
+        questions.stop()
         token?.cancel()
         lookups.shutdown()
     }

@@ -71,7 +71,10 @@ public enum BrokerObject {
                 ExportedProperty("Version", signature: .uint32, get: { .uint32(BrokerContract.version) }),
                 ExportedProperty("MediaEnabled", signature: .boolean, get: { .boolean(controller.settings.mediaEnabled) },
                                  setLater: { value, done in controller.setMediaEnabled(value, done: done) }),
-                ExportedProperty("OptedOutApps", signature: "as", get: { .strings(controller.settings.optedOutApps) }),
+                // Which apps are opted out is the history's too: a change names the property and
+                // carries no value, since the signal reaches every process on the bus.
+                ExportedProperty("OptedOutApps", signature: "as", changeSignal: .invalidates,
+                                 get: { .strings(controller.settings.optedOutApps) }),
                 ExportedProperty("RetentionDays", signature: .uint32, get: { .uint32(controller.settings.retentionDays) },
                                  setLater: { value, done in controller.setRetentionDays(value, done: done) }),
             ],
