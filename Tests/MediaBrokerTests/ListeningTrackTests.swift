@@ -155,6 +155,21 @@ struct ListeningTrackTests {
         #expect(player.opened.count == 3)
     }
 
+    @Test("a Seeked telling where the player already is, even near the start, begins nothing")
+    func seekedWhereItIs() {
+        var player = ScriptedPlayer(rule: .minimum(seconds: 2), timers: true)
+        player.play(track(length: 6 * second), at: 0)
+        // Chromium, its position never told, says where it is 2.1 s in: no restart.
+        player.send(.seeked(position: 2_000_000), at: 2.1)
+        player.send(.playbackStatus(.stopped), at: 6)
+        #expect(player.recorded == [Recorded("Song", started: 0, ended: 6, listened: 6)])
+        // Back to the start after 3 s heard is a restart.
+        var looping = ScriptedPlayer(rule: .minimum(seconds: 2), timers: true)
+        looping.play(track(length: 6 * second), at: 0)
+        looping.send(.seeked(position: 0), at: 3)
+        #expect(looping.recorded == [Recorded("Song", started: 0, ended: 3, listened: 3)])
+    }
+
     @Test("quirk 22: a repeated Seeked(0) right after a loop starts nothing more")
     func quirk22DuplicateSeek() {
         var player = ScriptedPlayer(timers: true)

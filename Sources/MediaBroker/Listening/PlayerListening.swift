@@ -40,8 +40,12 @@
 ///   ``checkpointInterval`` of playing. Rate changes and seeks alone write nothing; neither do
 ///   floods of identical signals.
 public struct PlayerListening: Sendable {
-    /// A `Seeked` to at most this position (µs) after a qualifying listen is a restart (2 s).
+    /// A `Seeked` to at most this position (µs) after a qualifying listen is a restart (2 s)…
     public static let loopRestartWindow: Microseconds = 2_000_000
+    /// …when it goes back at least this far (1 s) from where the player was, or from all it was
+    /// heard playing when its position was never told: a `Seeked` telling where the player already
+    /// is (Chromium tells it so now and then) starts nothing.
+    public static let restartDistance: Microseconds = 1_000_000
     /// How much may be heard of untitled metadata before a title that completes it counts as a new
     /// track instead (2 s: players fill in within a few hundred ms).
     public static let fillInWindow: Microseconds = 2_000_000
@@ -226,8 +230,9 @@ public struct PlayerListening: Sendable {
             rate = new
         case .seeked(let position):
             advance(to: now)
+            let was = currentPosition(at: now)
             told(position: position, at: now)
-            restartIfLooped(position: position, at: now, &effects)
+            restartIfLooped(position: position, was: was, at: now, &effects)
             endIfPausedAtTrackEnd(at: now, &effects)
         case .position(let position):
             advance(to: now)
@@ -340,9 +345,11 @@ public struct PlayerListening: Sendable {
         }
     }
 
-    private mutating func restartIfLooped(position: Microseconds, at now: Microseconds, _ effects: inout [ListenEffect]) {
+    private mutating func restartIfLooped(position: Microseconds, was: Microseconds?, at now: Microseconds,
+                                          _ effects: inout [ListenEffect]) {
         guard let current = play, (0...Self.loopRestartWindow).contains(position),
-            rule.qualifies(listened: current.listen.listened, length: current.listen.length)
+            rule.qualifies(listened: current.listen.listened, length: current.listen.length),
+            Clock.add(position, Self.restartDistance) <= max(was ?? 0, current.listen.listened)
         else { return }
         end(&effects)
         if status == .playing { begin(current.listen.metadata, at: now, &effects) }
