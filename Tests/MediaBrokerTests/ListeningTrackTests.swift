@@ -168,6 +168,10 @@ struct ListeningTrackTests {
         looping.play(track(length: 6 * second), at: 0)
         looping.send(.seeked(position: 0), at: 3)
         #expect(looping.recorded == [Recorded("Song", started: 0, ended: 3, listened: 3)])
+        // A short track looping: back by half of what was heard is enough.
+        #expect(PlayerListening.goesBack(to: 0, from: 900_000))
+        #expect(!PlayerListening.goesBack(to: 600_000, from: 900_000))
+        #expect(!PlayerListening.goesBack(to: 2_000_000, from: 2_100_000))
     }
 
     @Test("quirk 22: a repeated Seeked(0) right after a loop starts nothing more")

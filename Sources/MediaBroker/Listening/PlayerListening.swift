@@ -42,9 +42,9 @@
 public struct PlayerListening: Sendable {
     /// A `Seeked` to at most this position (µs) after a qualifying listen is a restart (2 s)…
     public static let loopRestartWindow: Microseconds = 2_000_000
-    /// …when it goes back at least this far (1 s) from where the player was, or from all it was
-    /// heard playing when its position was never told: a `Seeked` telling where the player already
-    /// is (Chromium tells it so now and then) starts nothing.
+    /// …when it goes back from where the player was (or from all it was heard playing, its position
+    /// never told) by this much (1 s), or by half of that when less was heard: a `Seeked` telling
+    /// where the player already is (Chromium tells it so now and then) starts nothing.
     public static let restartDistance: Microseconds = 1_000_000
     /// How much may be heard of untitled metadata before a title that completes it counts as a new
     /// track instead (2 s: players fill in within a few hundred ms).
@@ -349,10 +349,15 @@ public struct PlayerListening: Sendable {
                                           _ effects: inout [ListenEffect]) {
         guard let current = play, (0...Self.loopRestartWindow).contains(position),
             rule.qualifies(listened: current.listen.listened, length: current.listen.length),
-            Clock.add(position, Self.restartDistance) <= max(was ?? 0, current.listen.listened)
+            Self.goesBack(to: position, from: max(was ?? 0, current.listen.listened))
         else { return }
         end(&effects)
         if status == .playing { begin(current.listen.metadata, at: now, &effects) }
+    }
+
+    /// Whether a `Seeked` to `position` went back from `reference` (see ``restartDistance``).
+    static func goesBack(to position: Microseconds, from reference: Microseconds) -> Bool {
+        Clock.add(position, min(restartDistance, reference / 2)) <= reference
     }
 
     private mutating func discard(_ effects: inout [ListenEffect]) {
