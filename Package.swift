@@ -9,7 +9,11 @@
 //   MediaDonationClient   the public library journaling apps use
 //   MediaBrokerVersion    the single source of the version string
 //   AssetContract         the asset a{sv} declared once: keys, types, limits, meanings
-//   media-broker, broker-ctl   thin executables on top
+//   CGtk                  GTK 4 and libadwaita (module map + shim header)
+//   SwiftGtk              the only importer of CGtk: widgets, signals, the main loop
+//   PickerChannel         what the broker and its picker say over their private socket
+//   MediaPicker           the picker and settings windows, on SwiftGtk and the client library
+//   media-broker, broker-ctl, media-broker-picker   thin executables on top
 import PackageDescription
 
 let strict: [SwiftSetting] = [
@@ -22,20 +26,26 @@ let package = Package(
     products: [
         .executable(name: "media-broker", targets: ["media-broker"]),
         .executable(name: "broker-ctl", targets: ["broker-ctl"]),
+        .executable(name: "media-broker-picker", targets: ["media-broker-picker"]),
         .library(name: "MediaDonationClient", targets: ["MediaDonationClient"]),
     ],
     targets: [
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CGtk", pkgConfig: "libadwaita-1", providers: [.apt(["libadwaita-1-dev", "libgtk-4-dev"])]),
 
         .target(name: "MediaBrokerVersion", swiftSettings: strict),
         .target(name: "AssetContract", swiftSettings: strict),
         .target(name: "SwiftDBus", dependencies: ["CDBus"], swiftSettings: strict),
-        .target(name: "MediaBroker", dependencies: ["SwiftDBus", "CSQLite", "MediaBrokerVersion", "AssetContract"], swiftSettings: strict),
+        .target(name: "SwiftGtk", dependencies: ["CGtk"], swiftSettings: strict),
+        .target(name: "PickerChannel", swiftSettings: strict),
+        .target(name: "MediaBroker", dependencies: ["SwiftDBus", "CSQLite", "MediaBrokerVersion", "AssetContract", "PickerChannel"], swiftSettings: strict),
         .target(name: "MediaDonationClient", dependencies: ["SwiftDBus", "MediaBrokerVersion", "AssetContract"], swiftSettings: strict),
+        .target(name: "MediaPicker", dependencies: ["SwiftGtk", "PickerChannel", "MediaDonationClient", "MediaBrokerVersion"], swiftSettings: strict),
 
         .executableTarget(name: "media-broker", dependencies: ["MediaBroker"], swiftSettings: strict),
         .executableTarget(name: "broker-ctl", dependencies: ["MediaDonationClient", "MediaBrokerVersion"], swiftSettings: strict),
+        .executableTarget(name: "media-broker-picker", dependencies: ["MediaPicker"], swiftSettings: strict),
 
         // Shared helpers for tests: private buses, child processes, waiting with deadlines.
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),

@@ -94,7 +94,9 @@ public enum BrokerDaemon {
             safetyRereadInterval: options.rereadIntervalSeconds.map { .milliseconds(Int64($0 * 1000)) }
                 ?? PlayerTracker.defaultSafetyRereadInterval)
         if let seconds = options.askTimeoutSeconds { controller.gate.questions.patience = Microseconds(seconds * 1_000_000) }
-        connection.export(BrokerObject.make(controller: controller))
+        let picker = options.pickerPath.map { PickerSetup(path: $0, environment: environment) }
+            ?? PickerSetup.besideExecutable(environment: environment)
+        connection.export(BrokerObject.make(controller: controller, picker: picker))
 
         if case .success(let open) = leftovers.wait() {
             connection.loop.execute { tracker.adoptLeftovers(open) }

@@ -13,6 +13,9 @@ public struct BrokerOptions: Sendable, Equatable {
     /// `--ask-timeout SECONDS`, for tests only and left out of `--help`: how long `RequestAccess`
     /// waits for the person's answer (default 120 s; 0.5…600).
     public var askTimeoutSeconds: Double?
+    /// `--picker PATH`: the picker `PickMedia` starts (default: `media-broker-picker` beside this
+    /// executable).
+    public var pickerPath: String?
 
     public enum Action: Sendable, Equatable {
         case run(BrokerOptions)
@@ -24,7 +27,7 @@ public struct BrokerOptions: Sendable, Equatable {
         public var description: String
     }
 
-    public static let usage = "Usage: media-broker [--database PATH] [--min-listen SECONDS] [--verbose | --quiet]"
+    public static let usage = "Usage: media-broker [--database PATH] [--min-listen SECONDS] [--picker PATH] [--verbose | --quiet]"
 
     public static let help = """
         media-broker — records what you listen to from MPRIS media players and answers
@@ -39,6 +42,8 @@ public struct BrokerOptions: Sendable, Equatable {
           --min-listen SECONDS   record a listen once it was heard this long, instead of the
                                  Last.fm rule (longer than 30 s and heard for half its length
                                  or 4 minutes; 30 s when the length is unknown)
+          --picker PATH          the window PickMedia shows (default: media-broker-picker
+                                 in the same folder as media-broker)
           --verbose              also log debug lines (titles are logged only at this level)
           --quiet                log warnings and errors only
           --version              print the version and exit
@@ -89,6 +94,10 @@ public struct BrokerOptions: Sendable, Equatable {
                     throw UsageError(description: "--ask-timeout takes seconds from 0.5 to 600, not '\(text)'")
                 }
                 options.askTimeoutSeconds = seconds
+            case "--picker":
+                let path = try value(for: name, inline: inline)
+                guard path.hasPrefix("/") else { throw UsageError(description: "--picker needs an absolute path, not '\(path)'") }
+                options.pickerPath = path
             default:
                 throw UsageError(description: "unknown argument '\(word)'")
             }

@@ -9,7 +9,10 @@ extension Moment {
 
     /// The moment as the contract's `a{sv}` (docs/dbus-api.md, `Moments`): unknown values are
     /// absent keys, never empty strings.
-    func fields(localTime: LocalTime) -> DBusValue {
+    func fields(localTime: LocalTime) -> DBusValue { .vardict(values(localTime: localTime)) }
+
+    /// The moment's keys and their values, before they become an `a{sv}`.
+    func values(localTime: LocalTime) -> [String: DBusValue] {
         var fields: [String: DBusValue] = [
             "id": .string(id), "title": .string(title.text), "summary": .string(summary(localTime: localTime)),
             "started": .int64(started), "ended": .int64(ended), "listened": .int64(listened),
@@ -24,6 +27,6 @@ extension Moment {
             ("episode", title.episode), ("app_icon", appIcon), ("kind", kind?.rawValue),
         ]
         for case let (key, value?) in optional where !value.isEmpty { fields[key] = .string(value) }
-        return .vardict(fields)
+        return fields
     }
 }

@@ -26,6 +26,7 @@ final class ReaderGate: @unchecked Sendable {
     /// Reads `/proc`, which a sandbox's mounts could make slow: never on the bus thread.
     private let lookups = WorkerThread()
     private var token: MatchToken?
+    private var leaving: [(String) -> Void] = []
     private(set) var subscribers = Subscribers()
     private var donations = DonationRateLimit()
     lazy var questions = AccessNotifications(gate: self)
@@ -59,7 +60,11 @@ final class ReaderGate: @unchecked Sendable {
     private func left(_ uniqueName: String) {
         cache.forget(uniqueName)
         subscribers.remove(uniqueName)
+        for hook in leaving { hook(uniqueName) }
     }
+
+    /// Runs `hook` with each connection's unique name as it leaves the bus.
+    func onLeave(_ hook: @escaping (String) -> Void) { leaving.append(hook) }
 
     // MARK: Admission
 

@@ -8,12 +8,16 @@ import SwiftDBus
 ///   always ask (`RequestAccess`), donate in its own name, and opt its own player out or in; it may
 ///   never change a setting, a grant or the history (`Set`, `SetAppOptedOut`, `SetReaderAccess`,
 ///   `Purge`), nor see the grants (`Readers`).
+/// - Any app may ask the person to pick listens for it (`PickMedia`), granted or not: what it gets
+///   is what the person chose.
 /// - A process the broker could not identify may only opt its own player out or in, and read
 ///   what anyone may (`Version`, `MediaEnabled`, `RetentionDays`, `Status`' version).
 enum ReaderPolicy {
     /// What a call asks for.
     enum Right: Sendable, Equatable {
         case readHistory, donate, optOutItself, changeSettings, seeGrants, askForAccess
+        /// Hand over what the person picks (`PickMedia`): any app the broker can name may ask.
+        case pick
         /// Anyone may, but what it shows depends on who asks (`Status`): the caller is identified.
         case anyoneIdentified
         /// Anyone may, without being identified.
@@ -39,6 +43,7 @@ enum ReaderPolicy {
         case "SetAppOptedOut", "Purge", "SetReaderAccess": return .changeSettings
         case "Readers": return .seeGrants
         case "RequestAccess": return .askForAccess
+        case "PickMedia": return .pick
         case "Status": return .anyoneIdentified
         default: return .anyone
         }
@@ -53,7 +58,7 @@ enum ReaderPolicy {
             guard !settings.allowsReading(id) else { return nil }
             return BusError(.brokerAccessDenied, "\(id) may not read the listening history: call RequestAccess to ask the person, "
                 + "who can also allow it with `broker-ctl allow \(id)`")
-        case (.app, .donate), (.app, .askForAccess):
+        case (.app, .donate), (.app, .askForAccess), (.app, .pick):
             return nil
         case (.app(let id), .changeSettings), (.app(let id), .seeGrants):
             return BusError(.brokerAccessDenied, "\(id) is sandboxed: only the person's own programs change settings, grants or the history")

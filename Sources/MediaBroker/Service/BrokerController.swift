@@ -20,6 +20,8 @@ public final class BrokerController: @unchecked Sendable {
     weak var tracker: PlayerTracker?
     /// Who may read, and who is told of live listens (issue 20).
     private(set) lazy var gate = ReaderGate(controller: self)
+    /// `PickMedia`'s open requests (issue 21).
+    var picks: PickRequests?
     private var retention = RetentionSchedule()
     private var retentionTimer: TimerToken?
 
@@ -100,6 +102,7 @@ public final class BrokerController: @unchecked Sendable {
     func stop() {
         retryTimer?.cancel()
         retryTimer = nil
+        picks?.stop()
         gate.stop()
         let (lost, line) = recording.stop()
         if let line { log.error(line) }

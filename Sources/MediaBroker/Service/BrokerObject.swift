@@ -21,11 +21,13 @@ public struct PlayerSummary: Sendable, Hashable {
 /// and hands each call to the ``BrokerController``. Introspection is generated from this
 /// declaration, so it cannot drift from what the object does.
 public enum BrokerObject {
-    public static func make(controller: BrokerController) -> ExportedObject {
+    public static func make(controller: BrokerController, picker: PickerSetup) -> ExportedObject {
         // The asset keys and their types, from the contract's table, for binding generators.
         let assetKeys = [Annotation(BrokerContract.assetKeysAnnotation, AssetContract.annotation)]
         let assets = Argument("assets", "aa{sv}", annotations: assetKeys)
         let queries = HistoryQueries(controller: controller)
+        let picks = PickRequests(controller: controller, queries: queries, setup: picker)
+        controller.picks = picks
         let interface = ExportedInterface(
             name: BrokerContract.interface,
             methods: [
@@ -66,6 +68,8 @@ public enum BrokerObject {
                 ExportedMethod("SetReaderAccess", inputs: [Argument("app_id", .string), Argument("access", .string)]) { call in
                     controller.gate.setReaderAccess(call)
                 },
+                ExportedMethod("PickMedia", inputs: [Argument("parent_window", .string), Argument("options", .vardict)],
+                               outputs: [Argument("handle", .objectPath)]) { call in picks.pickMedia(call) },
             ],
             properties: [
                 ExportedProperty("Version", signature: .uint32, get: { .uint32(BrokerContract.version) }),

@@ -78,7 +78,7 @@ final class HistoryQueries: @unchecked Sendable {
     }
 
     /// Runs `body` on the reader, or on the store when the reader cannot answer.
-    private func read<Answer: Sendable>(_ body: @escaping @Sendable (SQLiteDatabase) throws(SQLiteError) -> Answer,
+    func read<Answer: Sendable>(_ body: @escaping @Sendable (SQLiteDatabase) throws(SQLiteError) -> Answer,
                                         answer: @escaping @Sendable (Result<Answer, StoreError>) -> Void) {
         guard let reader else { return store.read(body, completion: answer) }
         reader.read(body) { [store, log] result in

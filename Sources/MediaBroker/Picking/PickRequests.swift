@@ -1,0 +1,171 @@
+import PickerChannel
+import SwiftDBus
+
+/// `PickMedia` (issue 21): each call gets a request object at once, a picker window of its own,
+/// and — when the person is done — a `Response` sent to the caller alone holding only what they
+/// picked. Any identified caller may pick, a sandboxed app with no grant too: what it gets is
+/// what the person chose for it.
+///
+/// The picker runs as its own process (``PickerProcess``), one per request, on a thread of its own
+/// that waits for it; the history is read on the reader's thread. A request ends once: answered,
+/// closed by its caller (`Close()`, no `Response`, as portals do), or with its caller gone.
+///
+/// Lives on the connection's thread.
+// @unchecked Sendable: built on the main thread before the object is exported, then touched only
+// on the connection's thread (handlers, completions handed back with `loop.execute`).
+final class PickRequests: @unchecked Sendable {
+    private unowned let controller: BrokerController
+    private let queries: HistoryQueries
+    private let setup: PickerSetup
+    private let localTime: LocalTime
+    private var connection: BusConnection { controller.connection }
+    /// The open requests, by their caller's unique name: one each.
+    private var open: [String: Request] = [:]
+    private var serial = 0
+
+    static let maximumOpen = 8
+
+    private struct Request {
+        let path: ObjectPath
+        let options: PickOptions
+        var process: PickerProcess?
+    }
+
+    init(controller: BrokerController, queries: HistoryQueries, setup: PickerSetup, localTime: LocalTime = .system) {
+        self.controller = controller
+        self.queries = queries
+        self.setup = setup
+        self.localTime = localTime
+        controller.gate.onLeave { [unowned self] name in close(name) }
+    }
+
+    func pickMedia(_ call: MethodInvocation) {
+        guard let caller = call.sender else { return call.fail(.failed("a call with no sender cannot be answered")) }
+        let options: PickOptions
+        do throws(BusError) {
+            guard call.arguments.count == 2, let parent = try? call.arguments[0].string(), let raw = try? call.arguments[1].vardict() else {
+                throw .invalidArgs("PickMedia takes (s parent_window, a{sv} options)")
+            }
+            options = try PickOptions(parentWindow: parent, options: raw, now: BrokerController.now())
+        } catch {
+            return call.fail(error)
+        }
+        guard open[caller] == nil else { return call.fail(BusError(.limitsExceeded, "this connection has a PickMedia request open already")) }
+        guard open.count < Self.maximumOpen else { return call.fail(BusError(.limitsExceeded, "\(Self.maximumOpen) pickers are open already")) }
+        if let missing = setup.missingDisplay { return call.fail(BusError(.notSupported, missing)) }
+        guard let busAddress = setup.busAddress else {
+            return call.fail(.failed("the broker cannot tell the picker its bus: DBUS_SESSION_BUS_ADDRESS is not set"))
+        }
+        serial += 1
+        guard let path = PickOptions.requestPath(sender: caller, token: options.token ?? "pick\(serial)") else {
+            return call.fail(.failed("no request path for \(caller)"))
+        }
+        open[caller] = Request(path: path, options: options)
+        connection.export(RequestObject.make(path: path, caller: caller) { [unowned self] in
+            connection.loop.execute { [unowned self] in close(caller) }
+        })
+        call.reply([.objectPath(path)])
+        let reader = controller.gate.reader(of: caller)
+        describe(caller, reader: reader) { [unowned self] appID, name, icon in
+            let request = PickerRequest(appID: appID, appName: name, appIcon: icon, reason: options.reason, since: options.since,
+                                        until: options.until, multiple: options.multiple, parentWindow: options.parentWindow,
+                                        busAddress: busAddress)
+            start(request, for: caller, path: path)
+        }
+    }
+
+    /// The asking app's id, name and icon, from its desktop file: by its Flatpak or snap id when
+    /// sandboxed, else from its process.
+    private func describe(_ caller: String, reader: Reader, then: @escaping @Sendable (String?, String, String?) -> Void) {
+        let loop = connection.loop, resolver = controller.resolver
+        let described: @Sendable (AppIdentity) -> Void = { identity in
+            loop.execute { then(identity.appID, identity.appName ?? identity.appID, identity.appIcon) }
+        }
+        if let appID = reader.appID { return resolver.identity(forAppID: appID, completion: described) }
+        connection.callBus("GetConnectionUnixProcessID", [.string(caller)], timeout: .seconds(5)) { result in
+            let pid = try? result.get().first?.integer(as: UInt32.self)
+            resolver.resolve(PlayerClues(busName: caller, processID: pid), completion: described)
+        }
+    }
+
+    private func start(_ request: PickerRequest, for caller: String, path: ObjectPath) {
+        guard open[caller]?.path == path else { return }  // closed meanwhile
+        let process: PickerProcess
+        do throws(BusError) {
+            process = try PickerProcess.start(path: setup.path, environment: setup.environment)
+        } catch {
+            controller.log.warning("PickMedia from \(caller): \(error.message)")
+            return finish(caller, path: path, with: .ended)
+        }
+        open[caller]?.process = process
+        let waiter = WorkerThread(), loop = connection.loop
+        let submitted = waiter.submit { [unowned self] in
+            let answer = process.exchange(request)
+            loop.execute { [unowned self] in answered(caller, path: path, answer) }
+        }
+        waiter.shutdown()
+        if !submitted {
+            process.terminate()
+            finish(caller, path: path, with: .ended)
+        }
+    }
+
+    private func answered(_ caller: String, path: ObjectPath, _ answer: Result<PickerAnswer?, ChannelError>) {
+        guard let request = open[caller], request.path == path else { return }  // closed meanwhile
+        switch answer {
+        case .failure(let error):
+            controller.log.warning("the picker for \(caller): \(error.description)")
+            finish(caller, path: path, with: .ended)
+        case .success(nil):
+            finish(caller, path: path, with: .ended)
+        case .success(.cancelled?):
+            finish(caller, path: path, with: .cancelled)
+        case .success(.shared(let ids, let momentID)?):
+            read(ids, momentID: momentID, options: request.options) { [unowned self] response in
+                finish(caller, path: path, with: response)
+            }
+        }
+    }
+
+    /// Reads the picked listens (and their moment) from the history, as the settings allow now.
+    private func read(_ ids: [Int64], momentID: String?, options: PickOptions, then: @escaping @Sendable (PickResponse) -> Void) {
+        let settings = controller.settings, localTime = localTime, loop = connection.loop
+        let excluded = Set(settings.optOuts.keys)
+        guard settings.mediaEnabled, !ids.isEmpty else { return then(.shared(assets: [], moment: nil)) }
+        let moments = MomentsQuery(since: options.since, until: options.until, limit: MomentsQuery.maximumLimit, excludingApps: excluded)
+        queries.read({ connection throws(SQLiteError) -> (found: [MediaAsset], moment: Moment?) in
+            let found = try connection.assets(ids: Array(ids.prefix(HistoryQueries.maximumIDs)), excludingApps: excluded)
+            let moment = try momentID.flatMap { id throws(SQLiteError) in try connection.moments(moments, localTime: localTime)?.first { $0.id == id } }
+            return (found, moment)
+        }) { result in
+            let response: PickResponse = switch result {
+            case .success(let read): .shared(ids: ids, found: read.found, moment: read.moment, span: options.since...options.until)
+            case .failure: .ended
+            }
+            loop.execute { then(response) }
+        }
+    }
+
+    private func finish(_ caller: String, path: ObjectPath, with response: PickResponse) {
+        guard open[caller]?.path == path else { return }
+        open[caller] = nil
+        do {
+            try connection.emit(RequestObject.response(response, path: path, caller: caller, localTime: localTime))
+        } catch {
+            controller.log.warning("could not send the Response of \(path): \(error)")
+        }
+        connection.unexport(path)
+    }
+
+    /// Ends `caller`'s request without a `Response`: it called `Close()`, or left the bus.
+    private func close(_ caller: String) {
+        guard let request = open.removeValue(forKey: caller) else { return }
+        request.process?.terminate()
+        connection.unexport(request.path)
+    }
+
+    /// Closes every picker (the broker is stopping).
+    func stop() {
+        for caller in Array(open.keys) { close(caller) }
+    }
+}

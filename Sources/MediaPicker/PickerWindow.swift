@@ -1,0 +1,183 @@
+public import MediaDonationClient
+public import PickerChannel
+public import SwiftGtk
+
+/// The picker's window: who asks and why above, *Recommended* moments and *Recent* listens in one
+/// pane, what is opened — its listens, each with a check box — in the other, *Share* and *Cancel*
+/// in the title bar. While the window is wide both panes show and art is large; once narrow, one
+/// pane shows at a time and a *Back* button returns to the list.
+@MainActor
+public final class PickerWindow {
+    private let request: PickerRequest
+    private let content: PickerContent
+    private var selection: PickSelection
+    private let finish: (PickerAnswer?) -> Void
+
+    public let window: Window
+    private let leaflet = Leaflet()
+    private let detail = Box(.vertical, spacing: 6)
+    private let detailTitle = Label("", wraps: true)
+    private var listPaneView: Widget?
+    private var detailPaneView: Widget?
+    private var backButton: Button?
+    private var shareButton: Button?
+    private var artwork: [Image] = []
+    private var answered = false
+    /// Runs when the person has read the first-use explanation.
+    public var introduced: (() -> Void)?
+
+    /// - Parameter finish: gets the person's answer, or `nil` when the window went without one.
+    public init(application: Application, request: PickerRequest, content: PickerContent, introduce: Bool,
+                finish: @escaping (PickerAnswer?) -> Void) {
+        self.request = request
+        self.content = content
+        self.selection = PickSelection(multiple: request.multiple)
+        self.finish = finish
+        window = Window(application: application, title: "Share Listening with \(request.appName)", width: 960, height: 640)
+        build(introduce: introduce)
+    }
+
+    private func build(introduce: Bool) {
+        let share = Button("_Share") { [unowned self] in answer(selection.answer) }
+            .styleClass("suggested-action").accessibleLabel("Share")
+        share.isSensitive = false
+        shareButton = share
+        let cancel = Button("_Cancel") { [unowned self] in answer(.cancelled) }.accessibleLabel("Cancel")
+        let header = HeaderBar(title: Label("Share Listening").styleClass("title"), showsCloseButton: false)
+        header.start(cancel)
+        header.end(share)
+
+        let page = Box(.vertical)
+        page.append(header)
+        page.append(AskerBanner(request: request))
+        if content.isEmpty {
+            page.append(StatusPage(icon: "audio-x-generic-symbolic", title: "Nothing to Share",
+                                   description: "Nothing was listened to in this span, or recording was off.")
+                .expand(vertically: true))
+        } else {
+            let list = listPane(), detailPane = detailPane()
+            listPaneView = list.widget
+            detailPaneView = detailPane.widget
+            leaflet.append(list)
+            leaflet.append(detailPane)
+            leaflet.expand(horizontally: true, vertically: true)
+            leaflet.onFoldChange { [unowned self] folded in fit(folded: folded) }
+            page.append(leaflet)
+        }
+        if introduce {
+            let cancelIntroduction = Button("_Cancel") { [unowned self] in answer(.cancelled) }.accessibleLabel("Cancel")
+            let introductionHeader = HeaderBar(title: Label("Share Listening").styleClass("title"), showsCloseButton: false)
+            introductionHeader.start(cancelIntroduction)
+            let introduction = Box(.vertical, spacing: 0, [introductionHeader, Introduction.page(appName: request.appName) { [unowned self] in
+                introduced?()
+                window.setContent(page)
+            }])
+            window.setContent(introduction)
+        } else {
+            window.setContent(page)
+        }
+        window.onCloseRequest { [unowned self] in
+            answer(.cancelled)
+            return false
+        }
+        window.closesOnEscape()
+    }
+
+    // MARK: Panes
+
+    private func listPane() -> some View {
+        let list = Box(.vertical, spacing: 6).margin(12)
+        if !content.recommended.isEmpty {
+            list.append(Label("Recommended").styleClass("heading").accessibleLabel("Recommended"))
+            for offer in content.recommended {
+                list.append(row(title: offer.moment.title, subtitle: offer.moment.summary ?? "",
+                                art: Self.art(of: offer.assets.first, icon: offer.moment.appIcon)) { [unowned self] in open(offer) })
+            }
+        }
+        if !content.recent.isEmpty {
+            list.append(Label("Recent").styleClass("heading").margin(6).accessibleLabel("Recent"))
+            for listen in content.recent {
+                list.append(row(title: listen.title ?? "Untitled", subtitle: listen.summary ?? listen.appName ?? "",
+                                art: Self.art(of: listen, icon: nil)) { [unowned self] in open(listen) })
+            }
+        }
+        return ScrolledWindow(list).minimumSize(width: 320)
+    }
+
+    private func detailPane() -> some View {
+        let back = Button(icon: "go-previous-symbolic", label: "Back to the list") { [unowned self] in
+            if let listPaneView { leaflet.show(listPaneView) }
+        }
+        back.isVisible = false
+        backButton = back
+        let pane = Box(.vertical, spacing: 6).margin(12).expand(horizontally: true)
+        pane.append(Box(.horizontal, spacing: 6, [back, detailTitle.styleClass("title-2").expand(horizontally: true)]))
+        pane.append(ScrolledWindow(detail))
+        detailTitle.text = "Choose a moment or a listen"
+        return pane
+    }
+
+    /// One entry of the list: a button showing art, a title and a line, named for screen readers
+    /// by its title and line.
+    private func row(title: String, subtitle: String, art: (file: String?, icon: String), action: @escaping @MainActor () -> Void) -> Button {
+        let image = art.file.map { Image(file: $0, size: 48) } ?? Image(icon: art.icon, size: 48)
+        let text = Box(.vertical, spacing: 2, [Label(title).styleClass("heading"), Label(subtitle).styleClass("dim-label")])
+        let content = Box(.horizontal, spacing: 12, [image, text])
+        return Button(child: content, action: action).styleClass("flat").accessibleLabel(subtitle.isEmpty ? title : "\(title), \(subtitle)")
+    }
+
+    private static func art(of asset: GenericMedia?, icon: String?) -> (file: String?, icon: String) {
+        (asset?.artwork ?? asset?.appIcon ?? icon, "audio-x-generic")
+    }
+
+    // MARK: Opening and ticking
+
+    private func open(_ offer: PickerContent.Offer) {
+        selection.open(offer)
+        showOffered(title: offer.moment.title)
+    }
+
+    private func open(_ listen: GenericMedia) {
+        selection.open(listen)
+        showOffered(title: listen.title ?? "Untitled")
+    }
+
+    private func showOffered(title: String) {
+        detailTitle.text = title
+        detail.removeAll()
+        artwork.removeAll()
+        var first: CheckButton?
+        for asset in selection.offered {
+            let label = asset.summary ?? asset.title ?? "Untitled"
+            let check = CheckButton(label, isActive: selection.isTicked(asset.id)) { [unowned self] ticked in
+                selection.set(asset.id, ticked: ticked)
+                shareButton?.isSensitive = selection.canShare
+            }.accessibleLabel(label).expand(horizontally: true)
+            if !request.multiple {
+                if let first { check.group(with: first) } else { first = check }
+            }
+            let art = Self.art(of: asset, icon: nil)
+            let image = art.file.map { Image(file: $0, size: artSize) } ?? Image(icon: art.icon, size: artSize)
+            artwork.append(image)
+            detail.append(Box(.horizontal, spacing: 12, [image, check]))
+        }
+        shareButton?.isSensitive = selection.canShare
+        if let detailPaneView { leaflet.show(detailPaneView) }
+        backButton?.isVisible = leaflet.isFolded
+        if let first = detail.firstChild { first.grabFocus() }
+    }
+
+    private var artSize: Int32 { leaflet.isFolded ? 48 : 96 }
+
+    private func fit(folded: Bool) {
+        for image in artwork { image.size = artSize }
+        backButton?.isVisible = folded && selection.opened != nil
+    }
+
+    private func answer(_ answer: PickerAnswer) {
+        guard !answered else { return }
+        answered = true
+        finish(answer)
+        window.destroy()
+    }
+}

@@ -1,0 +1,95 @@
+/// What the broker asks the picker: who is asking, why, which span of the history to offer and
+/// how much may be picked. Sent once over the picker's channel when it starts.
+public struct PickerRequest: Sendable, Equatable {
+    /// The asking app's id (a Flatpak app id, or the desktop-file id of a host program), when known.
+    public var appID: String?
+    /// The name the person knows the app by, from its desktop file.
+    public var appName: String
+    /// The app's icon file, from its desktop file.
+    public var appIcon: String?
+    /// The app's own line ("Add music to today's entry").
+    public var reason: String?
+    /// The span of listens offered, in microseconds since the epoch.
+    public var since: Int64
+    public var until: Int64
+    /// Whether more than one listen may be picked.
+    public var multiple: Bool
+    /// The window to be transient for, as portals spell it (`x11:XID`, `wayland:HANDLE`, or empty).
+    public var parentWindow: String
+    /// The D-Bus address of the bus the broker serves on, where the picker reads the history.
+    public var busAddress: String
+
+    public init(appID: String?, appName: String, appIcon: String?, reason: String?, since: Int64, until: Int64,
+                multiple: Bool, parentWindow: String, busAddress: String) {
+        self.appID = appID
+        self.appName = appName
+        self.appIcon = appIcon
+        self.reason = reason
+        self.since = since
+        self.until = until
+        self.multiple = multiple
+        self.parentWindow = parentWindow
+        self.busAddress = busAddress
+    }
+
+    public var text: ChannelText {
+        var text = ChannelText()
+        if let appID { text.add("app_id", appID) }
+        text.add("app_name", appName)
+        if let appIcon { text.add("app_icon", appIcon) }
+        if let reason { text.add("reason", reason) }
+        text.add("since", String(since))
+        text.add("until", String(until))
+        text.add("multiple", multiple ? "true" : "false")
+        text.add("parent_window", parentWindow)
+        text.add("bus_address", busAddress)
+        return text
+    }
+
+    public init(_ text: ChannelText) throws(ChannelError) {
+        guard let appName = text.value("app_name"), let since = text.value("since").flatMap({ Int64($0) }),
+              let until = text.value("until").flatMap({ Int64($0) }), let busAddress = text.value("bus_address") else {
+            throw .malformed("a request without its app name, span or bus address")
+        }
+        self.init(appID: text.value("app_id"), appName: appName, appIcon: text.value("app_icon"), reason: text.value("reason"),
+                  since: since, until: until, multiple: text.value("multiple") != "false",
+                  parentWindow: text.value("parent_window") ?? "", busAddress: busAddress)
+    }
+}
+
+/// What the person did in the picker.
+public enum PickerAnswer: Sendable, Equatable {
+    /// Shared these listens (by id, in the order shown), from this moment when one was open.
+    case shared(assetIDs: [Int64], momentID: String?)
+    /// Cancelled, or closed the window.
+    case cancelled
+
+    public var text: ChannelText {
+        var text = ChannelText()
+        switch self {
+        case .cancelled:
+            text.add("outcome", "cancelled")
+        case .shared(let ids, let moment):
+            text.add("outcome", "shared")
+            if let moment { text.add("moment", moment) }
+            for id in ids { text.add("asset", String(id)) }
+        }
+        return text
+    }
+
+    public init(_ text: ChannelText) throws(ChannelError) {
+        switch text.value("outcome") {
+        case "cancelled":
+            self = .cancelled
+        case "shared":
+            var ids: [Int64] = []
+            for value in text.values("asset") {
+                guard let id = Int64(value), id > 0 else { throw .malformed("an asset id that is not a positive integer") }
+                ids.append(id)
+            }
+            self = .shared(assetIDs: ids, momentID: text.value("moment"))
+        default:
+            throw .malformed("an answer that is neither shared nor cancelled")
+        }
+    }
+}

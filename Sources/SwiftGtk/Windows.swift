@@ -1,0 +1,69 @@
+internal import CGtk
+
+/// A top-level window of the application (`AdwApplicationWindow`): its content fills it, title
+/// bar included.
+@MainActor
+public struct Window: View {
+    public let widget: Widget
+    var window: UnsafeMutablePointer<GtkWindow> { widget.typed(GtkWindow.self) }
+
+    public init(application: Application, title: String, width: Int32, height: Int32) {
+        let gtkApplication = UnsafeMutableRawPointer(application.pointer).assumingMemoryBound(to: GtkApplication.self)
+        widget = Widget(adw_application_window_new(gtkApplication))
+        gtk_window_set_title(window, title)
+        gtk_window_set_default_size(window, width, height)
+    }
+
+    public func setContent(_ content: some View) {
+        adw_application_window_set_content(widget.typed(AdwApplicationWindow.self), content.widget.pointer)
+    }
+
+    public func present() { gtk_window_present(window) }
+    public func close() { gtk_window_close(window) }
+    public func destroy() { gtk_window_destroy(window) }
+
+    /// Runs `closing` when the person closes the window (its close button, Escape, the window
+    /// manager); answering `true` keeps it open.
+    public func onCloseRequest(_ closing: @escaping @MainActor () -> Bool) {
+        Signals.connectFlag(widget.object, "close-request", closing)
+    }
+
+    /// Closes the window on Escape, as dialogs do.
+    public func closesOnEscape() {
+        guard let controller = gtk_shortcut_controller_new() else { return }
+        let trigger = gtk_shortcut_trigger_parse_string("Escape")
+        let action = gtk_named_action_new("window.close")
+        gtk_shortcut_controller_add_shortcut(controller, gtk_shortcut_new(trigger, action))
+        gtk_widget_add_controller(widget.pointer, controller)
+    }
+}
+
+/// A question with a few answers over a window (`AdwMessageDialog`); `answered` gets the chosen
+/// answer's id, or `cancel` when it is dismissed.
+@MainActor
+public struct MessageDialog: View {
+    public let widget: Widget
+    private var dialog: UnsafeMutablePointer<AdwMessageDialog> { widget.typed(AdwMessageDialog.self) }
+
+    public enum Style: Sendable { case normal, suggested, destructive }
+
+    public init(over parent: Window, heading: String, body: String) {
+        widget = Widget(adw_message_dialog_new(parent.window, heading, body))
+    }
+
+    public func addAnswer(_ id: String, _ label: String, style: Style = .normal) {
+        adw_message_dialog_add_response(dialog, id, label)
+        switch style {
+        case .normal: break
+        case .suggested: adw_message_dialog_set_response_appearance(dialog, id, ADW_RESPONSE_SUGGESTED)
+        case .destructive: adw_message_dialog_set_response_appearance(dialog, id, ADW_RESPONSE_DESTRUCTIVE)
+        }
+    }
+
+    public func present(cancel: String, answered: @escaping @MainActor (String) -> Void) {
+        adw_message_dialog_set_close_response(dialog, cancel)
+        adw_message_dialog_set_default_response(dialog, cancel)
+        Signals.connectText(widget.object, "response", answered)
+        gtk_window_present(widget.typed(GtkWindow.self))
+    }
+}
