@@ -8,7 +8,7 @@ import Glibc
 @MainActor
 struct Introduction {
     static func page(appName: String, done: @escaping @MainActor () -> Void) -> some View {
-        let go = Button("_Continue") { done() }.styleClass("suggested-action", "pill").accessibleLabel("Continue")
+        let go = Button("_Continue") { done() }.styleClass("suggested-action", "pill")
             .align(.center)
         return StatusPage(
             icon: "audio-x-generic-symbolic", title: "Share What You Listened To",

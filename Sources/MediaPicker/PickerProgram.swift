@@ -104,7 +104,7 @@ final class ErrorWindow {
 
     init(application: Application, message: String) {
         window = Window(application: application, title: "Share Listening", width: 480, height: 320)
-        let close = Button("_Close") { [window] in window.destroy() }.accessibleLabel("Close").align(.center)
+        let close = Button("_Close") { [window] in window.destroy() }.align(.center)
         window.setContent(Box(.vertical, spacing: 0, [
             HeaderBar(title: Label("Share Listening").styleClass("title")),
             StatusPage(icon: "dialog-error-symbolic", title: "Cannot Show Your Listening", description: message, child: close)

@@ -39,10 +39,10 @@ public final class PickerWindow {
 
     private func build(introduce: Bool) {
         let share = Button("_Share") { [unowned self] in answer(selection.answer) }
-            .styleClass("suggested-action").accessibleLabel("Share")
+            .styleClass("suggested-action")
         share.isSensitive = false
         shareButton = share
-        let cancel = Button("_Cancel") { [unowned self] in answer(.cancelled) }.accessibleLabel("Cancel")
+        let cancel = Button("_Cancel") { [unowned self] in answer(.cancelled) }
         let header = HeaderBar(title: Label("Share Listening").styleClass("title"), showsCloseButton: false)
         header.start(cancel)
         header.end(share)
@@ -65,10 +65,10 @@ public final class PickerWindow {
             page.append(leaflet)
         }
         if introduce {
-            let cancelIntroduction = Button("_Cancel") { [unowned self] in answer(.cancelled) }.accessibleLabel("Cancel")
+            let cancelIntroduction = Button("_Cancel") { [unowned self] in answer(.cancelled) }
             let introductionHeader = HeaderBar(title: Label("Share Listening").styleClass("title"), showsCloseButton: false)
             introductionHeader.start(cancelIntroduction)
-            let introduction = Box(.vertical, spacing: 0, [introductionHeader, Introduction.page(appName: request.appName) { [unowned self] in
+            let introduction = Box(.vertical, spacing: 0, [introductionHeader, AskerBanner(request: request), Introduction.page(appName: request.appName) { [unowned self] in
                 introduced?()
                 window.setContent(page)
             }])
@@ -88,14 +88,14 @@ public final class PickerWindow {
     private func listPane() -> some View {
         let list = Box(.vertical, spacing: 6).margin(12)
         if !content.recommended.isEmpty {
-            list.append(Label("Recommended").styleClass("heading").accessibleLabel("Recommended"))
+            list.append(Label("Recommended").styleClass("heading"))
             for offer in content.recommended {
                 list.append(row(title: offer.moment.title, subtitle: offer.moment.summary ?? "",
                                 art: Self.art(of: offer.assets.first, icon: offer.moment.appIcon)) { [unowned self] in open(offer) })
             }
         }
         if !content.recent.isEmpty {
-            list.append(Label("Recent").styleClass("heading").margin(6).accessibleLabel("Recent"))
+            list.append(Label("Recent").styleClass("heading").margin(6))
             for listen in content.recent {
                 list.append(row(title: listen.title ?? "Untitled", subtitle: listen.summary ?? listen.appName ?? "",
                                 art: Self.art(of: listen, icon: nil)) { [unowned self] in open(listen) })
@@ -152,7 +152,7 @@ public final class PickerWindow {
             let check = CheckButton(label, isActive: selection.isTicked(asset.id)) { [unowned self] ticked in
                 selection.set(asset.id, ticked: ticked)
                 shareButton?.isSensitive = selection.canShare
-            }.accessibleLabel(label).expand(horizontally: true)
+            }.expand(horizontally: true)
             if !request.multiple {
                 if let first { check.group(with: first) } else { first = check }
             }

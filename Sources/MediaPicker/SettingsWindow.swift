@@ -2,10 +2,9 @@ import FoundationEssentials
 import MediaDonationClient
 import SwiftGtk
 
-/// The Listening History settings: recording on or off, how long listens are kept and deleting
-/// them (*History*); which apps are recorded (*Apps*); which sandboxed apps may read (*Readers*).
-/// Each control makes the same call `broker-ctl` makes, through the client library; a call that
-/// fails puts the control back and says why.
+/// The Listening History settings, on one page: recording on or off and how long listens are kept;
+/// which apps are recorded; which sandboxed apps may read; deleting the history. Each control makes
+/// the same call `broker-ctl` makes, through the client library; a call that fails says why.
 @MainActor
 final class SettingsWindow {
     private let client: MediaBrokerClient
@@ -20,19 +19,17 @@ final class SettingsWindow {
     init(application: Application, client: MediaBrokerClient) {
         self.client = client
         window = PreferencesWindow(application: application, title: "Listening History")
-        let history = PreferencesPage(title: "History", icon: "document-open-recent-symbolic")
-        history.add(recording)
+        let page = PreferencesPage(title: "Listening History", icon: "audio-x-generic-symbolic")
+        page.add(recording)
+        page.add(apps)
+        page.add(readers)
         let deleting = PreferencesGroup(title: "Delete")
         deleting.add(ActionRow(title: "Delete all listening history", subtitle: "Every kept listen and its art",
                                control: Button("_Delete…") { [unowned self] in confirmDeletion() }
-                                   .styleClass("destructive-action").accessibleLabel("Delete all listening history")
+                                   .styleClass("destructive-action")
                                    .align(vertical: .center)))
-        history.add(deleting)
-        let access = PreferencesPage(title: "Apps", icon: "view-app-grid-symbolic")
-        access.add(apps)
-        access.add(readers)
-        window.add(history)
-        window.add(access)
+        page.add(deleting)
+        window.add(page)
         load()
     }
 

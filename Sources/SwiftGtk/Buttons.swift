@@ -5,8 +5,14 @@ internal import CGtk
 public struct Button: View {
     public let widget: Widget
 
+    /// A button with a text label; an underscore in `label` marks its mnemonic (`_Share`: Alt+S).
+    /// The label is the button's mnemonic label, which names it for assistive technologies (GTK
+    /// 4.8's own mnemonic button would add its `label` property, underscore and all, to the name).
     public init(_ label: String, action: @escaping @MainActor () -> Void) {
-        widget = Widget(gtk_button_new_with_mnemonic(label))
+        widget = Widget(gtk_button_new())
+        let text = gtk_label_new_with_mnemonic(label)
+        gtk_label_set_mnemonic_widget(OpaquePointer(text), widget.pointer)
+        gtk_button_set_child(widget.typed(GtkButton.self), text)
         Signals.connect(widget.object, "clicked", action)
     }
 

@@ -62,8 +62,9 @@ public struct PreferencesGroup: View {
     public func remove(_ child: some View) { adw_preferences_group_remove(group, child.widget.pointer) }
 }
 
-/// A row with a title, a subtitle, and a control at its end that the row's accessible name
-/// describes (`AdwActionRow`).
+/// A row with a title, a subtitle, and a control at its end (`AdwActionRow`). The control keeps
+/// its own accessible name: made the row's activatable widget, GTK 4.8 would append the row's
+/// title to it.
 @MainActor
 public struct ActionRow: View {
     public let widget: Widget
@@ -73,9 +74,6 @@ public struct ActionRow: View {
         let row = widget.typed(AdwActionRow.self)
         adw_preferences_row_set_title(widget.typed(AdwPreferencesRow.self), title)
         if let subtitle { adw_action_row_set_subtitle(row, subtitle) }
-        if let control {
-            adw_action_row_add_suffix(row, control.widget.pointer)
-            adw_action_row_set_activatable_widget(row, control.widget.pointer)
-        }
+        if let control { adw_action_row_add_suffix(row, control.widget.pointer) }
     }
 }

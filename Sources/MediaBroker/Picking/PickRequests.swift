@@ -127,19 +127,16 @@ final class PickRequests: @unchecked Sendable {
         }
     }
 
-    /// Reads the picked listens (and their moment) from the history, as the settings allow now.
+    /// Reads the picked listens from the history, as the settings allow now.
     private func read(_ ids: [Int64], momentID: String?, options: PickOptions, then: @escaping @Sendable (PickResponse) -> Void) {
-        let settings = controller.settings, localTime = localTime, loop = connection.loop
+        let settings = controller.settings, loop = connection.loop
         let excluded = Set(settings.optOuts.keys)
-        guard settings.mediaEnabled, !ids.isEmpty else { return then(.shared(assets: [], moment: nil)) }
-        let moments = MomentsQuery(since: options.since, until: options.until, limit: MomentsQuery.maximumLimit, excludingApps: excluded)
-        queries.read({ connection throws(SQLiteError) -> (found: [MediaAsset], moment: Moment?) in
-            let found = try connection.assets(ids: Array(ids.prefix(HistoryQueries.maximumIDs)), excludingApps: excluded)
-            let moment = try momentID.flatMap { id throws(SQLiteError) in try connection.moments(moments, localTime: localTime)?.first { $0.id == id } }
-            return (found, moment)
+        guard settings.mediaEnabled, !ids.isEmpty else { return then(.shared(assets: [], momentID: nil)) }
+        queries.read({ connection throws(SQLiteError) in
+            try connection.assets(ids: Array(ids.prefix(HistoryQueries.maximumIDs)), excludingApps: excluded)
         }) { result in
             let response: PickResponse = switch result {
-            case .success(let read): .shared(ids: ids, found: read.found, moment: read.moment, span: options.since...options.until)
+            case .success(let found): .shared(ids: ids, found: found, momentID: momentID, span: options.since...options.until)
             case .failure: .ended
             }
             loop.execute { then(response) }

@@ -1,0 +1,67 @@
+#!/usr/bin/python3
+"""A journaling app asking the person to pick listens, as an app would (issue 21).
+
+  pick-app.py pick [REASON]   calls PickMedia; prints "handle PATH", then, when the Response comes,
+                              "response CODE JSON" (JSON: the asset ids, the moment's id and
+                              asset_ids, and every key of the results) and exits. SIGUSR1 makes
+                              it call Close() on the request; it then prints "closed" and keeps
+                              listening (for a Response that must not come) until SIGTERM.
+  pick-app.py recent          calls RecentMedia; prints "ok COUNT" or "refused ERROR"
+"""
+import json
+import signal
+import sys
+
+import dbus
+from dbus.mainloop.glib import DBusGMainLoop
+from gi.repository import GLib
+
+BROKER = "org.mediabroker.MediaBroker1"
+DBusGMainLoop(set_as_default=True)
+bus = dbus.SessionBus()
+broker = dbus.Interface(bus.get_object(BROKER, "/org/mediabroker/MediaBroker1", introspect=False), BROKER)
+
+
+def pick(reason):
+    loop = GLib.MainLoop()
+    request = {}
+
+    def response(code, results, path=None):
+        if path != request.get("path"):
+            return
+        summary = {
+            "keys": sorted(str(key) for key in results.keys()),
+            "assets": [int(asset["id"]) for asset in results.get("assets", [])],
+        }
+        if "moment" in results:
+            summary["moment"] = {"id": str(results["moment"]["id"]),
+                                 "asset_ids": [int(i) for i in results["moment"]["asset_ids"]]}
+        print("response", int(code), json.dumps(summary, sort_keys=True), flush=True)
+        loop.quit()
+
+    # Subscribed before the call, as portal clients do, so no Response can come first.
+    bus.add_signal_receiver(response, "Response", "org.freedesktop.portal.Request", path_keyword="path")
+    options = dbus.Dictionary({"reason": reason} if reason else {}, signature="sv")
+    request["path"] = str(broker.PickMedia("", options))
+    print("handle", request["path"], flush=True)
+
+    def close():
+        dbus.Interface(bus.get_object(BROKER, request["path"], introspect=False),
+                       "org.freedesktop.portal.Request").Close()
+        print("closed", flush=True)
+        return GLib.SOURCE_REMOVE
+
+    GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, signal.SIGUSR1, close)
+    loop.run()
+
+
+if sys.argv[1] == "pick":
+    try:
+        pick(sys.argv[2] if len(sys.argv) > 2 else None)
+    except dbus.exceptions.DBusException as error:
+        print("refused", error.get_dbus_name(), error.get_dbus_message(), flush=True)
+elif sys.argv[1] == "recent":
+    try:
+        print("ok", len(broker.RecentMedia(dbus.Dictionary({}, signature="sv"))), flush=True)
+    except dbus.exceptions.DBusException as error:
+        print("refused", error.get_dbus_name(), flush=True)

@@ -1,0 +1,184 @@
+#!/usr/bin/python3
+"""Drives a picker or settings window as a person would, through the accessibility tree (AT-SPI).
+
+    picker-driver.py WINDOW-TITLE[@TEXT] STEP...
+
+Finds the application window whose title starts with WINDOW-TITLE — and, with @TEXT, that shows
+a control whose name holds TEXT (one app's picker among two) — waiting up to 20 s, then runs each
+step in order:
+
+    press:NAME     activates the button named NAME (its AT-SPI action)
+    toggle:NAME    flips the check box or switch named NAME with a click of the mouse at its middle,
+                   as GTK 4.8's check boxes and switches expose no AT-SPI action and cannot be
+                   focused through AT-SPI (their extents are the window's, so its origin is added)
+    expect:NAME    fails unless a control named NAME is showing
+    roles          prints every named control as ROLE<TAB>NAME (for the test's checks)
+    gone           waits until the window has gone
+
+Each wait has a deadline; a step that cannot be done exits 1 with the reason on stderr.
+"""
+import re
+import subprocess
+import sys
+import time
+
+import pyatspi
+
+DEADLINE = 20.0
+
+
+def fail(message):
+    print("picker-driver: " + message, file=sys.stderr)
+    sys.exit(1)
+
+
+def windows(title, text=None):
+    found = []
+    desktop = pyatspi.Registry.getDesktop(0)
+    for app in desktop:
+        if app is None:
+            continue
+        try:
+            for window in app:
+                if window is not None and window.name.startswith(title) and (
+                        text is None or any(text in (node.name or "") for node in walk(window))):
+                    found.append(window)
+        except Exception:
+            continue
+    return found
+
+
+def wait_for(what, probe):
+    # Controls come and go while the window changes (a list rebuilt, a page replaced): one that
+    # went while being looked at is looked for again.
+    end = time.monotonic() + DEADLINE
+    last = None
+    while time.monotonic() < end:
+        try:
+            result = probe()
+        except Exception as error:
+            result, last = None, error
+        if result:
+            return result
+        time.sleep(0.05)
+    fail("timed out waiting for " + (what() if callable(what) else what) + (" (last error: %s)" % last if last else ""))
+
+
+def describe_controls(window):
+    return "; ".join("%s %r" % (node.getRoleName(), node.name) for node in walk(window)
+                     if node.getRoleName() in BUTTONS | TOGGLES and showing(node)) or "none"
+
+
+def describe_windows():
+    names = []
+    for app in pyatspi.Registry.getDesktop(0):
+        try:
+            names += ["%s: %s" % (app.name, window.name) for window in app if window is not None]
+        except Exception as error:
+            names.append(str(error))
+    return "; ".join(names) or "none"
+
+
+def showing(node):
+    try:
+        return node.getState().contains(pyatspi.STATE_VISIBLE)
+    except Exception:
+        return False
+
+
+def walk(node):
+    try:
+        children = list(node)
+    except Exception:
+        return
+    for child in children:
+        if child is None:
+            continue
+        yield child
+        yield from walk(child)
+
+
+BUTTONS = {"push button"}
+TOGGLES = {"check box", "toggle button", "switch", "radio button"}
+
+
+def enabled(node):
+    try:
+        return node if node is not None and node.getState().contains(pyatspi.STATE_SENSITIVE) else None
+    except Exception:
+        return None
+
+
+def find(window, name, roles=None):
+    return next((n for n in walk(window)
+                 if n.name == name and showing(n) and (roles is None or n.getRoleName() in roles)), None)
+
+
+def checked_state(window, name):
+    # A list rebuilt after a press may still show its old rows for a moment: a row that has gone
+    # is looked for again.
+    try:
+        node = find(window, name, TOGGLES)
+        return (node, node.getState().contains(pyatspi.STATE_CHECKED)) if node else None
+    except Exception:
+        return None
+
+
+def window_origin(window):
+    out = subprocess.run(["xdotool", "search", "--name", "^" + re.escape(window.name) + "$"], capture_output=True, text=True)
+    xids = out.stdout.split()
+    if not xids:
+        fail("no X window is titled " + window.name)
+    geometry = subprocess.run(["xdotool", "getwindowgeometry", "--shell", xids[0]], capture_output=True, text=True).stdout
+    values = dict(line.split("=", 1) for line in geometry.split() if "=" in line)
+    return int(values["X"]), int(values["Y"])
+
+
+def click(window, node):
+    extents = node.queryComponent().getExtents(pyatspi.WINDOW_COORDS)
+    x, y = window_origin(window)
+    subprocess.run(["xdotool", "mousemove", "--sync", str(x + extents.x + extents.width // 2),
+                    str(y + extents.y + extents.height // 2), "click", "1"], check=True)
+
+
+def main():
+    if len(sys.argv) < 3:
+        fail(__doc__)
+    title, _, text = sys.argv[1].partition("@")
+    text = text or None
+    found = {}
+
+    def window():
+        # Looked for on the first step that needs it: "gone" alone needs none.
+        if "window" not in found:
+            found["window"] = wait_for(lambda: "a window titled " + sys.argv[1] + " (windows: " + describe_windows() + ")",
+                                       lambda: next(iter(windows(title, text)), None))
+        return found["window"]
+
+    for step in sys.argv[2:]:
+        verb, _, name = step.partition(":")
+        if verb == "press":
+            # A person waits for a button to be enabled before pressing it.
+            node = wait_for(lambda: name + ", enabled (controls: " + describe_controls(window()) + ")",
+                            lambda: enabled(find(window(), name, BUTTONS)))
+            action = node.queryAction()
+            if action.nActions < 1:
+                fail(name + " has no action")
+            action.doAction(0)
+        elif verb == "toggle":
+            node, was = wait_for(lambda: name + " (controls: " + describe_controls(window()) + ")",
+                                 lambda: checked_state(window(), name))
+            click(window(), node)
+            wait_for(name + " to flip", lambda: node.getState().contains(pyatspi.STATE_CHECKED) != was)
+        elif verb == "expect":
+            wait_for(name, lambda: find(window(), name))
+        elif verb == "roles":
+            for node in walk(window()):
+                if node.name and showing(node):
+                    print(node.getRoleName() + "\t" + node.name)
+        elif verb == "gone":
+            wait_for("the window to go", lambda: not windows(title, text))
+        else:
+            fail("unknown step " + step)
+
+main()
