@@ -3,6 +3,7 @@
 #   make                          release build of media-broker and broker-ctl
 #   make install   [PREFIX=/usr/local] [DESTDIR=]
 #   make uninstall [PREFIX=/usr/local] [DESTDIR=]   (use the same PREFIX and DESTDIR as install)
+#   make interface                rewrite data/org.mediabroker.MediaBroker1.xml from the broker
 #
 # Build as your user, then install with sudo: `make && sudo make install`. `make install` builds
 # only when the binaries are missing, so it does not rebuild as root.
@@ -17,6 +18,9 @@ SWIFT ?= swift
 
 BINDIR := $(PREFIX)/bin
 DBUS_SERVICEDIR := $(PREFIX)/share/dbus-1/services
+DBUS_INTERFACEDIR := $(PREFIX)/share/dbus-1/interfaces
+APPLICATIONSDIR := $(PREFIX)/share/applications
+ICONDIR := $(PREFIX)/share/icons
 SYSTEMD_USERUNITDIR := $(PREFIX)/lib/systemd/user
 MAN1DIR := $(PREFIX)/share/man/man1
 MAN8DIR := $(PREFIX)/share/man/man8
@@ -34,6 +38,13 @@ ZSH_COMPLETIONDIR := $(PREFIX)/share/zsh/site-functions
 endif
 
 PROGRAMS := media-broker broker-ctl
+# The picker (issue 21) joins the same package when it is merged, in three lists: its executable in
+# PROGRAMS (and in scripts/build's products); its desktop files in DESKTOP_FILES (paths in the
+# tree, installed to share/applications/); its icons in ICONS (paths under data/icons/, e.g.
+# hicolor/scalable/apps/NAME.svg, installed to the same path under share/icons/). install and
+# uninstall take everything from these lists, and the Debian package from install.
+DESKTOP_FILES :=
+ICONS :=
 RELEASE_DIR := .build/release
 BUILD_DIR ?= $(RELEASE_DIR)
 BUILT := $(addprefix $(BUILD_DIR)/,$(PROGRAMS))
@@ -45,14 +56,19 @@ MAN1 := man/broker-ctl.1
 MAN8 := man/media-broker.8
 BASH_COMPLETION := completions/broker-ctl.bash
 ZSH_COMPLETION := completions/_broker-ctl
+# The interface as introspection XML, generated from the declaration the broker serves
+# (`media-broker --print-interface`, `make interface`) and committed, so that packaging and the C
+# example need no Swift build. Tests/PackagingTests/InterfaceFileTests.swift fails when it is stale.
+INTERFACE_XML := data/org.mediabroker.MediaBroker1.xml
 
 # The directories install puts files in. Uninstall removes each of them and then its parents while
 # they are empty (`rmdir --ignore-fail-on-non-empty`: a directory holding anything stays), never
 # going above $(DESTDIR): the directories install created go, shared ones stay.
-INSTALL_DIRS := $(DBUS_SERVICEDIR) $(SYSTEMD_USERUNITDIR) $(BINDIR) $(MAN1DIR) $(MAN8DIR) \
-	$(BASH_COMPLETIONDIR) $(ZSH_COMPLETIONDIR)
+INSTALL_DIRS := $(DBUS_SERVICEDIR) $(DBUS_INTERFACEDIR) $(SYSTEMD_USERUNITDIR) $(BINDIR) $(MAN1DIR) $(MAN8DIR) \
+	$(BASH_COMPLETIONDIR) $(ZSH_COMPLETIONDIR) \
+	$(if $(DESKTOP_FILES),$(APPLICATIONSDIR)) $(sort $(foreach i,$(ICONS),$(ICONDIR)/$(dir $(i))))
 
-.PHONY: all build install uninstall
+.PHONY: all build install uninstall interface
 
 all: build
 
@@ -79,6 +95,9 @@ install: $(BUILT)
 	install -m 0644 $(MAN8) '$(DESTDIR)$(MAN8DIR)/'
 	install -m 0644 $(BASH_COMPLETION) '$(DESTDIR)$(BASH_COMPLETIONDIR)/broker-ctl'
 	install -m 0644 $(ZSH_COMPLETION) '$(DESTDIR)$(ZSH_COMPLETIONDIR)/_broker-ctl'
+	install -m 0644 $(INTERFACE_XML) '$(DESTDIR)$(DBUS_INTERFACEDIR)/'
+	$(if $(DESKTOP_FILES),install -m 0644 $(DESKTOP_FILES) '$(DESTDIR)$(APPLICATIONSDIR)/')
+	$(foreach i,$(ICONS),install -m 0644 data/icons/$(i) '$(DESTDIR)$(ICONDIR)/$(i)';)
 
 uninstall:
 	rm -f $(foreach p,$(PROGRAMS),'$(DESTDIR)$(BINDIR)/$(p)') \
@@ -87,10 +106,20 @@ uninstall:
 		'$(DESTDIR)$(MAN1DIR)/$(notdir $(MAN1))' \
 		'$(DESTDIR)$(MAN8DIR)/$(notdir $(MAN8))' \
 		'$(DESTDIR)$(BASH_COMPLETIONDIR)/broker-ctl' \
-		'$(DESTDIR)$(ZSH_COMPLETIONDIR)/_broker-ctl'
+		'$(DESTDIR)$(ZSH_COMPLETIONDIR)/_broker-ctl' \
+		'$(DESTDIR)$(DBUS_INTERFACEDIR)/$(notdir $(INTERFACE_XML))' \
+		$(foreach f,$(DESKTOP_FILES),'$(DESTDIR)$(APPLICATIONSDIR)/$(notdir $(f))') \
+		$(foreach i,$(ICONS),'$(DESTDIR)$(ICONDIR)/$(i)')
 	@for d in $(INSTALL_DIRS); do \
 		while [ -n "$$d" ] && [ "$$d" != / ]; do \
 			[ -d '$(DESTDIR)'"$$d" ] && rmdir --ignore-fail-on-non-empty '$(DESTDIR)'"$$d"; \
 			d=$$(dirname "$$d"); \
 		done; \
 	done
+
+# The interface file from the release build's broker: run after changing the interface (its
+# declaration in BrokerObject or its docs in BrokerInterfaceDocs), and commit the result.
+interface: build
+	$(RELEASE_DIR)/media-broker --print-interface > '$(INTERFACE_XML).new'
+	mv '$(INTERFACE_XML).new' '$(INTERFACE_XML)'
+

@@ -35,6 +35,7 @@ import TestSupport
             "bin/media-broker": 0o755,
             "bin/broker-ctl": 0o755,
             "share/dbus-1/services/org.mediabroker.MediaBroker1.service": 0o644,
+            "share/dbus-1/interfaces/org.mediabroker.MediaBroker1.xml": 0o644,
             "lib/systemd/user/media-broker.service": 0o644,
             "share/man/man1/broker-ctl.1": 0o644,
             "share/man/man8/media-broker.8": 0o644,
@@ -62,8 +63,9 @@ import TestSupport
             let built = FileManager.default.contents(atPath: try BuiltProducts.path(of: name))
             #expect(FileManager.default.contents(atPath: destination.appending("usr/bin/\(name)")) == built, "usr/bin/\(name) is not the built binary")
         }
-        for page in ["usr/share/man/man1/broker-ctl.1": "man/broker-ctl.1", "usr/share/man/man8/media-broker.8": "man/media-broker.8"] {
-            #expect(FileManager.default.contents(atPath: destination.appending(page.key)) == FileManager.default.contents(atPath: SourceTree.path(page.value)))
+        for copied in ["usr/share/man/man1/broker-ctl.1": "man/broker-ctl.1", "usr/share/man/man8/media-broker.8": "man/media-broker.8",
+                     "usr/share/dbus-1/interfaces/org.mediabroker.MediaBroker1.xml": "data/org.mediabroker.MediaBroker1.xml"] {
+            #expect(FileManager.default.contents(atPath: destination.appending(copied.key)) == FileManager.default.contents(atPath: SourceTree.path(copied.value)))
         }
 
         try Self.make("uninstall", destination: destination.path, prefix: "/usr")

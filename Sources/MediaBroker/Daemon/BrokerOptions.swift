@@ -18,6 +18,8 @@ public struct BrokerOptions: Sendable, Equatable {
         case run(BrokerOptions)
         case showHelp
         case showVersion
+        /// `--print-interface`: write the interface file (``BrokerObject/interfaceDocument``).
+        case printInterface
     }
 
     public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -41,6 +43,9 @@ public struct BrokerOptions: Sendable, Equatable {
                                  or 4 minutes; 30 s when the length is unknown)
           --verbose              also log debug lines (titles are logged only at this level)
           --quiet                log warnings and errors only
+          --print-interface      print the D-Bus interface's introspection XML (the file
+                                 org.mediabroker.MediaBroker1.xml, for binding generators)
+                                 and exit
           --version              print the version and exit
           -h, --help             print this help and exit
 
@@ -65,6 +70,7 @@ public struct BrokerOptions: Sendable, Equatable {
             switch name {
             case "-h", "--help": return .showHelp
             case "--version": return .showVersion
+            case "--print-interface": return .printInterface
             case "--verbose": options.logLevel = .debug
             case "--quiet": options.logLevel = .warning
             case "--database":
