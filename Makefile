@@ -3,6 +3,7 @@
 #   make                          release build of media-broker and broker-ctl
 #   make install   [PREFIX=/usr/local] [DESTDIR=]
 #   make uninstall [PREFIX=/usr/local] [DESTDIR=]   (use the same PREFIX and DESTDIR as install)
+#   make deb                      the Debian package, with Debian's tools, into .build/deb/
 #   make interface                rewrite data/org.mediabroker.MediaBroker1.xml from the broker
 #
 # Build as your user, then install with sudo: `make && sudo make install`. `make install` builds
@@ -68,7 +69,7 @@ INSTALL_DIRS := $(DBUS_SERVICEDIR) $(DBUS_INTERFACEDIR) $(SYSTEMD_USERUNITDIR) $
 	$(BASH_COMPLETIONDIR) $(ZSH_COMPLETIONDIR) \
 	$(if $(DESKTOP_FILES),$(APPLICATIONSDIR)) $(sort $(foreach i,$(ICONS),$(ICONDIR)/$(dir $(i))))
 
-.PHONY: all build install uninstall interface
+.PHONY: all build install uninstall deb interface
 
 all: build
 
@@ -123,3 +124,17 @@ interface: build
 	$(RELEASE_DIR)/media-broker --print-interface > '$(INTERFACE_XML).new'
 	mv '$(INTERFACE_XML).new' '$(INTERFACE_XML)'
 
+# The Debian package (debian/rules says how it finds Swift; a SWIFT given to make is passed on),
+# built by dpkg-buildpackage into
+# DEB_DIR rather than into the parent directory, where every worktree beside this one would write
+# its own: media-broker_VERSION_ARCH.deb, its -dbgsym package, .buildinfo and .changes. What it
+# stages in debian/ is cleaned away afterwards.
+DEB_DIR := .build/deb
+deb:
+	rm -rf '$(DEB_DIR)'
+	mkdir -p '$(DEB_DIR)'
+	name=media-broker_$$(dpkg-parsechangelog -S Version)_$$(dpkg --print-architecture) && \
+	DEB_OUTPUT_DIR='$(CURDIR)/$(DEB_DIR)' $(if $(filter-out file,$(origin SWIFT)),SWIFT='$(SWIFT)') dpkg-buildpackage -us -uc -b --post-clean \
+		--buildinfo-file='$(CURDIR)/$(DEB_DIR)'/$$name.buildinfo --buildinfo-option=-u'$(CURDIR)/$(DEB_DIR)' \
+		--changes-file='$(CURDIR)/$(DEB_DIR)'/$$name.changes --changes-option=-u'$(CURDIR)/$(DEB_DIR)' && \
+	echo "make deb: built $(DEB_DIR)/$$name.deb"
