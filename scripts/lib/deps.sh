@@ -25,6 +25,11 @@ MB_TEST_PACKAGES=(mpv mpv-mpris vlc-bin vlc-plugin-base sox libsox-fmt-all ffmpe
     # which libglib2.0-dev brings with GIO's headers and pkg-config file) and built with gcc;
     # examples/python runs on python3-gi, above.
     libglib2.0-dev gcc libc6-dev)
+# What scripts/package-check needs to build the Debian package and check it, beyond the build's
+# own packages (debian/control's Build-Depends are MB_BUILD_PACKAGES and debhelper): debhelper
+# (dh, compat 13), dpkg-dev (dpkg-buildpackage, dpkg-parsechangelog) and lintian. No fakeroot:
+# debian/control says Rules-Requires-Root: no.
+MB_PACKAGING_PACKAGES=(debhelper dpkg-dev lintian)
 # What bench/run needs beyond building and running: a C compiler for its programs, the sqlite3 shell
 # that fills the stores, playerctl (playerctld, playerctl) and busctl as baselines, python3 for the
 # report, valgrind for profiling a miss.
