@@ -1,3 +1,4 @@
+import MediaDonationClient
 import SwiftDBus
 import TestSupport
 import Testing
@@ -5,7 +6,7 @@ import Testing
 /// What a running broker answers to `Introspect` is the interface file the package installs
 /// (data/org.mediabroker.MediaBroker1.xml): the `<interface name="org.mediabroker.MediaBroker1">`
 /// element of each, parsed, so layout does not count and every name, type, direction and
-/// annotation does.
+/// annotation does. The version the file carries is the one `Status()` answers.
 @Suite struct ServedInterfaceTests {
     @Test("Introspect of a running broker answers the installed interface file's interface")
     func servedIsTheFile() async throws {
@@ -26,6 +27,10 @@ import Testing
             the broker serves another interface than data/org.mediabroker.MediaBroker1.xml holds: \
             run `make interface` and commit the file
             """)
+        // One version string: the file's is the one Status() answers and --version prints.
+        let release = fileInterface.child("annotation", named: "org.mediabroker.MediaBroker1.BrokerVersion")?["value"]
+        #expect(release == (try await broker.client().status().version))
+        #expect(release == MediaBrokerClient.version)
         #expect(try broker.stop() == .exited(0))
     }
 }
