@@ -23,8 +23,8 @@ public struct PlayerSummary: Sendable, Hashable {
 /// (``interfaceDocument``), documented by ``BrokerInterfaceDocs``.
 public enum BrokerObject {
     public static func make(controller: BrokerController) -> ExportedObject {
-        let queries = HistoryQueries(controller: controller)
-        return declare { (controller, queries) }
+        let parts = Parts(controller: controller, queries: HistoryQueries(controller: controller))
+        return declare { parts }
     }
 
     /// `org.mediabroker.MediaBroker1.xml`: the interface as the broker serves it, with its
@@ -39,11 +39,17 @@ public enum BrokerObject {
         declare { preconditionFailure("the interface's declaration is only read, never served") }.interfaces[0]
     }
 
-    /// The object, its handlers reaching the controller and its queries through `serving`: the
-    /// declaration reads them only when a call comes, so ``declaration`` needs no broker.
-    private static func declare(_ serving: @escaping @Sendable () -> (BrokerController, HistoryQueries)) -> ExportedObject {
-        var controller: BrokerController { serving().0 }
-        var queries: HistoryQueries { serving().1 }
+    /// What the handlers call.
+    private struct Parts: Sendable {
+        let controller: BrokerController
+        let queries: HistoryQueries
+    }
+
+    /// The object, its handlers reaching the parts they call through `serving`: the declaration
+    /// reads them only when a call comes, so ``declaration`` needs no broker.
+    private static func declare(_ serving: @escaping @Sendable () -> Parts) -> ExportedObject {
+        var controller: BrokerController { serving().controller }
+        var queries: HistoryQueries { serving().queries }
         // The asset keys and their types, from the contract's table, for binding generators.
         let assetKeys = [Annotation(BrokerContract.assetKeysAnnotation, AssetContract.annotation)]
         let assets = Argument("assets", "aa{sv}", annotations: assetKeys)
