@@ -18,7 +18,7 @@
 static void
 print_asset (GVariant *asset)
 {
-  const char *title = NULL, *artist = NULL, *app = NULL;
+  const char *title = "?", *artist = NULL, *app = NULL;
   gint64 started = 0;
 
   g_variant_lookup (asset, "title", "&s", &title);
