@@ -3,6 +3,8 @@
 #   make                          release build of media-broker and broker-ctl
 #   make install   [PREFIX=/usr/local] [DESTDIR=]
 #   make uninstall [PREFIX=/usr/local] [DESTDIR=]   (use the same PREFIX and DESTDIR as install)
+#   make deb                      the Debian package, with Debian's tools, into .build/deb/
+#   make interface                rewrite data/org.mediabroker.MediaBroker1.xml from the broker
 #
 # Build as your user, then install with sudo: `make && sudo make install`. `make install` builds
 # only when the binaries are missing, so it does not rebuild as root.
@@ -17,6 +19,9 @@ SWIFT ?= swift
 
 BINDIR := $(PREFIX)/bin
 DBUS_SERVICEDIR := $(PREFIX)/share/dbus-1/services
+DBUS_INTERFACEDIR := $(PREFIX)/share/dbus-1/interfaces
+APPLICATIONSDIR := $(PREFIX)/share/applications
+ICONDIR := $(PREFIX)/share/icons
 SYSTEMD_USERUNITDIR := $(PREFIX)/lib/systemd/user
 MAN1DIR := $(PREFIX)/share/man/man1
 MAN8DIR := $(PREFIX)/share/man/man8
@@ -33,7 +38,12 @@ else
 ZSH_COMPLETIONDIR := $(PREFIX)/share/zsh/site-functions
 endif
 
-PROGRAMS := media-broker broker-ctl
+PROGRAMS := media-broker broker-ctl media-broker-picker
+# The settings window's desktop file (installed to share/applications/) and its icon (a path under
+# data/icons/, installed to the same path under share/icons/). install and uninstall take
+# everything from these lists, and the Debian packages from install (debian/*.install split it).
+DESKTOP_FILES := data/org.mediabroker.ListeningHistory.desktop
+ICONS := hicolor/scalable/apps/org.mediabroker.ListeningHistory.svg
 RELEASE_DIR := .build/release
 BUILD_DIR ?= $(RELEASE_DIR)
 BUILT := $(addprefix $(BUILD_DIR)/,$(PROGRAMS))
@@ -41,18 +51,23 @@ DBUS_SERVICE := org.mediabroker.MediaBroker1.service
 USER_UNIT := media-broker.service
 # Man pages are installed uncompressed, as upstream projects do: man-db reads them either way, and
 # distribution packaging compresses them itself (Debian's dh_compress).
-MAN1 := man/broker-ctl.1
+MAN1 := man/broker-ctl.1 man/media-broker-picker.1
 MAN8 := man/media-broker.8
 BASH_COMPLETION := completions/broker-ctl.bash
 ZSH_COMPLETION := completions/_broker-ctl
+# The interface as introspection XML, generated from the declaration the broker serves
+# (`media-broker --print-interface`, `make interface`) and committed, so that packaging and the C
+# example need no Swift build. Tests/PackagingTests/InterfaceFileTests.swift fails when it is stale.
+INTERFACE_XML := data/org.mediabroker.MediaBroker1.xml
 
 # The directories install puts files in. Uninstall removes each of them and then its parents while
 # they are empty (`rmdir --ignore-fail-on-non-empty`: a directory holding anything stays), never
 # going above $(DESTDIR): the directories install created go, shared ones stay.
-INSTALL_DIRS := $(DBUS_SERVICEDIR) $(SYSTEMD_USERUNITDIR) $(BINDIR) $(MAN1DIR) $(MAN8DIR) \
-	$(BASH_COMPLETIONDIR) $(ZSH_COMPLETIONDIR)
+INSTALL_DIRS := $(DBUS_SERVICEDIR) $(DBUS_INTERFACEDIR) $(SYSTEMD_USERUNITDIR) $(BINDIR) $(MAN1DIR) $(MAN8DIR) \
+	$(BASH_COMPLETIONDIR) $(ZSH_COMPLETIONDIR) \
+	$(if $(DESKTOP_FILES),$(APPLICATIONSDIR)) $(sort $(foreach i,$(ICONS),$(ICONDIR)/$(dir $(i))))
 
-.PHONY: all build install uninstall
+.PHONY: all build install uninstall deb interface
 
 all: build
 
@@ -79,18 +94,45 @@ install: $(BUILT)
 	install -m 0644 $(MAN8) '$(DESTDIR)$(MAN8DIR)/'
 	install -m 0644 $(BASH_COMPLETION) '$(DESTDIR)$(BASH_COMPLETIONDIR)/broker-ctl'
 	install -m 0644 $(ZSH_COMPLETION) '$(DESTDIR)$(ZSH_COMPLETIONDIR)/_broker-ctl'
+	install -m 0644 $(INTERFACE_XML) '$(DESTDIR)$(DBUS_INTERFACEDIR)/'
+	$(if $(DESKTOP_FILES),install -m 0644 $(DESKTOP_FILES) '$(DESTDIR)$(APPLICATIONSDIR)/')
+	$(foreach i,$(ICONS),install -m 0644 data/icons/$(i) '$(DESTDIR)$(ICONDIR)/$(i)';)
 
 uninstall:
 	rm -f $(foreach p,$(PROGRAMS),'$(DESTDIR)$(BINDIR)/$(p)') \
 		'$(DESTDIR)$(DBUS_SERVICEDIR)/$(DBUS_SERVICE)' \
 		'$(DESTDIR)$(SYSTEMD_USERUNITDIR)/$(USER_UNIT)' \
-		'$(DESTDIR)$(MAN1DIR)/$(notdir $(MAN1))' \
+		$(foreach m,$(MAN1),'$(DESTDIR)$(MAN1DIR)/$(notdir $(m))') \
 		'$(DESTDIR)$(MAN8DIR)/$(notdir $(MAN8))' \
 		'$(DESTDIR)$(BASH_COMPLETIONDIR)/broker-ctl' \
-		'$(DESTDIR)$(ZSH_COMPLETIONDIR)/_broker-ctl'
+		'$(DESTDIR)$(ZSH_COMPLETIONDIR)/_broker-ctl' \
+		'$(DESTDIR)$(DBUS_INTERFACEDIR)/$(notdir $(INTERFACE_XML))' \
+		$(foreach f,$(DESKTOP_FILES),'$(DESTDIR)$(APPLICATIONSDIR)/$(notdir $(f))') \
+		$(foreach i,$(ICONS),'$(DESTDIR)$(ICONDIR)/$(i)')
 	@for d in $(INSTALL_DIRS); do \
 		while [ -n "$$d" ] && [ "$$d" != / ]; do \
 			[ -d '$(DESTDIR)'"$$d" ] && rmdir --ignore-fail-on-non-empty '$(DESTDIR)'"$$d"; \
 			d=$$(dirname "$$d"); \
 		done; \
 	done
+
+# The interface file from the release build's broker: run after changing the interface (its
+# declaration in BrokerObject or its docs in BrokerInterfaceDocs), and commit the result.
+interface: build
+	$(RELEASE_DIR)/media-broker --print-interface > '$(INTERFACE_XML).new'
+	mv '$(INTERFACE_XML).new' '$(INTERFACE_XML)'
+
+# The Debian package (debian/rules says how it finds Swift; a SWIFT given to make is passed on),
+# built by dpkg-buildpackage into
+# DEB_DIR rather than into the parent directory, where every worktree beside this one would write
+# its own: media-broker_VERSION_ARCH.deb, its -dbgsym package, .buildinfo and .changes. What it
+# stages in debian/ is cleaned away afterwards.
+DEB_DIR := .build/deb
+deb:
+	rm -rf '$(DEB_DIR)'
+	mkdir -p '$(DEB_DIR)'
+	name=media-broker_$$(dpkg-parsechangelog -S Version)_$$(dpkg --print-architecture) && \
+	DEB_OUTPUT_DIR='$(CURDIR)/$(DEB_DIR)' $(if $(filter-out file,$(origin SWIFT)),SWIFT='$(SWIFT)') dpkg-buildpackage -us -uc -b --post-clean \
+		--buildinfo-file='$(CURDIR)/$(DEB_DIR)'/$$name.buildinfo --buildinfo-option=-u'$(CURDIR)/$(DEB_DIR)' \
+		--changes-file='$(CURDIR)/$(DEB_DIR)'/$$name.changes --changes-option=-u'$(CURDIR)/$(DEB_DIR)' && \
+	echo "make deb: built $(DEB_DIR)/$$name.deb"

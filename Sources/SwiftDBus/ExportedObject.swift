@@ -22,12 +22,21 @@ public struct ExportedInterface: Sendable {
     public var methods: [ExportedMethod]
     public var properties: [ExportedProperty]
     public var signals: [ExportedSignal]
+    /// Annotations of the interface element itself: its documentation, its version.
+    public var annotations: [Annotation] = []
 
     public init(name: InterfaceName, methods: [ExportedMethod] = [], properties: [ExportedProperty] = [], signals: [ExportedSignal] = []) {
         self.name = name
         self.methods = methods
         self.properties = properties
         self.signals = signals
+    }
+
+    /// An introspection document holding `interfaces` alone, as a file in
+    /// `/usr/share/dbus-1/interfaces/` does: the same XML `Introspect` answers for them, without the
+    /// standard interfaces or child nodes.
+    public static func introspectionDocument(_ interfaces: [ExportedInterface]) -> String {
+        Introspection.document(interfaces)
     }
 }
 
@@ -138,6 +147,13 @@ public struct ExportedProperty: Sendable {
         self.get = get
         self.setLater = setLater
     }
+
+    /// The property with these annotations added.
+    public func annotated(_ added: Annotation...) -> ExportedProperty {
+        var property = self
+        property.annotations += added
+        return property
+    }
 }
 
 /// A signal the object emits; declared so introspection lists it.
@@ -148,5 +164,12 @@ public struct ExportedSignal: Sendable {
     public init(_ name: MemberName, arguments: [Argument] = []) {
         self.name = name
         self.arguments = arguments
+    }
+
+    /// The signal with these annotations added.
+    public func annotated(_ added: Annotation...) -> ExportedSignal {
+        var signal = self
+        signal.annotations += added
+        return signal
     }
 }

@@ -18,6 +18,12 @@ enum Introspection {
         return out + "</node>\n"
     }
 
+    static func document(_ interfaces: [ExportedInterface]) -> String {
+        var out = header + "<node>\n"
+        for interface in interfaces { append(interface, to: &out) }
+        return out + "</node>\n"
+    }
+
     /// The next path element of every exported path below `path`, so `gdbus introspect` can walk
     /// down from `/` to the objects.
     static func children(of path: ObjectPath, in paths: Dictionary<ObjectPath, ExportedObject>.Keys) -> [String] {
@@ -33,6 +39,7 @@ enum Introspection {
 
     private static func append(_ interface: ExportedInterface, to out: inout String) {
         out += "  <interface name=\"\(interface.name)\">\n"
+        append(interface.annotations, indent: 4, to: &out)
         for method in interface.methods {
             out += "    <method name=\"\(method.name)\">\n"
             append(method.annotations, indent: 6, to: &out)
@@ -87,6 +94,8 @@ enum Introspection {
             case "<": out += "&lt;"
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
+            // A parser turns a raw line break in an attribute into a space; a reference keeps it.
+            case "\n": out += "&#10;"
             default: out.append(character)
             }
         }

@@ -1,6 +1,7 @@
 import AssetContract
 import Foundation
 import Testing
+import TestSupport
 
 /// docs/dbus-api.md's list of asset keys is the contract's table (``AssetContract``), word for
 /// word: a key added, retyped or re-explained in the table and not in the docs fails here.

@@ -1,6 +1,7 @@
 // What the completion scripts in completions/ declare, read back for the drift tests, and what
 // broker-ctl's parser declares, in the same shape.
 
+import TestSupport
 @testable import broker_ctl
 
 /// One subcommand as a completion script knows it: its option names (long, with dashes), which of

@@ -35,11 +35,16 @@ import TestSupport
             "bin/media-broker": 0o755,
             "bin/broker-ctl": 0o755,
             "share/dbus-1/services/org.mediabroker.MediaBroker1.service": 0o644,
+            "share/dbus-1/interfaces/org.mediabroker.MediaBroker1.xml": 0o644,
             "lib/systemd/user/media-broker.service": 0o644,
             "share/man/man1/broker-ctl.1": 0o644,
             "share/man/man8/media-broker.8": 0o644,
             "share/bash-completion/completions/broker-ctl": 0o644,
             "\(zshDirectory)/_broker-ctl": 0o644,
+            "bin/media-broker-picker": 0o755,
+            "share/man/man1/media-broker-picker.1": 0o644,
+            "share/applications/org.mediabroker.ListeningHistory.desktop": 0o644,
+            "share/icons/hicolor/scalable/apps/org.mediabroker.ListeningHistory.svg": 0o644,
         ]
         return Dictionary(uniqueKeysWithValues: files.map { (String(prefix.dropFirst()) + "/" + $0.key, $0.value) })
     }
@@ -62,8 +67,9 @@ import TestSupport
             let built = FileManager.default.contents(atPath: try BuiltProducts.path(of: name))
             #expect(FileManager.default.contents(atPath: destination.appending("usr/bin/\(name)")) == built, "usr/bin/\(name) is not the built binary")
         }
-        for page in ["usr/share/man/man1/broker-ctl.1": "man/broker-ctl.1", "usr/share/man/man8/media-broker.8": "man/media-broker.8"] {
-            #expect(FileManager.default.contents(atPath: destination.appending(page.key)) == FileManager.default.contents(atPath: SourceTree.path(page.value)))
+        for copied in ["usr/share/man/man1/broker-ctl.1": "man/broker-ctl.1", "usr/share/man/man8/media-broker.8": "man/media-broker.8",
+                     "usr/share/dbus-1/interfaces/org.mediabroker.MediaBroker1.xml": "data/org.mediabroker.MediaBroker1.xml"] {
+            #expect(FileManager.default.contents(atPath: destination.appending(copied.key)) == FileManager.default.contents(atPath: SourceTree.path(copied.value)))
         }
 
         try Self.make("uninstall", destination: destination.path, prefix: "/usr")

@@ -1,7 +1,3 @@
-import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import SwiftDBus
 import TestSupport
 import Testing
@@ -123,39 +119,40 @@ import Testing
     }
 }
 
-/// A parsed XML element: enough of a tree to check introspection data.
-struct XMLNode {
-    var name: String
-    var attributes: [String: String]
-    var children: [XMLNode] = []
+/// The document of an interface alone — what a file in `/usr/share/dbus-1/interfaces/` holds — is
+/// the XML `Introspect` answers for it, with the interface's own annotations.
+@Suite struct InterfaceDocumentTests {
+    static let name: InterfaceName = "org.mediabroker.Test.Documented"
+    static let declared: ExportedInterface = {
+        var interface = ExportedInterface(
+            name: name,
+            methods: [ExportedMethod("Ask", inputs: [Argument("question", .string)], handler: { _ in })],
+            properties: [ExportedProperty("Size", signature: .uint32, get: { .uint32(1) })
+                .annotated(Annotation("org.gtk.GDBus.DocString", "how big"))],
+            signals: [ExportedSignal("Rang").annotated(Annotation("org.gtk.GDBus.Since", "2"))])
+        interface.annotations = [Annotation("org.gtk.GDBus.DocString", "Two lines:\nthe second <b>&</b> \"quoted\".")]
+        return interface
+    }()
 
-    subscript(attribute: String) -> String? { attributes[attribute] }
-
-    func children(named name: String) -> [XMLNode] { children.filter { $0.name == name } }
-    func child(_ element: String, named name: String) -> XMLNode? { children.first { $0.name == element && $0["name"] == name } }
-
-    static func parse(_ text: String) throws -> XMLNode {
-        let builder = Builder()
-        let parser = XMLParser(data: Data(text.utf8))
-        parser.delegate = builder
-        guard parser.parse(), let root = builder.root else {
-            throw TestSupportError("invalid XML (\(parser.parserError.map { "\($0)" } ?? "no root")):\n\(text)")
-        }
-        return root
+    @Test func theDocumentHoldsTheInterfaceAloneWithItsAnnotationsReadBackWhole() throws {
+        let text = ExportedInterface.introspectionDocument([Self.declared])
+        #expect(text.hasPrefix("<!DOCTYPE node PUBLIC \"-//freedesktop//DTD D-BUS Object Introspection 1.0//EN\""))
+        let root = try XMLNode.parse(text)
+        #expect(root.children.map { $0["name"] } == [Self.name.rawValue], "no standard interface, no child node")
+        let interface = try #require(root.child("interface", named: Self.name.rawValue))
+        #expect(interface.children(named: "annotation").map { $0["value"] } == ["Two lines:\nthe second <b>&</b> \"quoted\"."])
+        #expect(interface.child("property", named: "Size")?.children.map { $0["value"] } == ["how big"])
+        #expect(interface.child("signal", named: "Rang")?.children.map { $0["value"] } == ["2"])
     }
 
-    private final class Builder: NSObject, XMLParserDelegate {
-        var stack: [XMLNode] = []
-        var root: XMLNode?
-
-        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-                    attributes: [String: String] = [:]) {
-            stack.append(XMLNode(name: name, attributes: attributes))
-        }
-
-        func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
-            let done = stack.removeLast()
-            if stack.isEmpty { root = done } else { stack[stack.count - 1].children.append(done) }
-        }
+    @Test func introspectAnswersTheSameInterfaceElement() async throws {
+        let pair = try BusPair.start()
+        defer { pair.close() }
+        let path: ObjectPath = "/org/mediabroker/Test/Documented"
+        pair.service.export(ExportedObject(path: path, interfaces: [Self.declared]))
+        let reply = try await pair.client.call(pair.call(path, .introspectable, "Introspect"))
+        let served = try XMLNode.parse(try reply.arguments[0].string()).child("interface", named: Self.name.rawValue)
+        let document = try XMLNode.parse(ExportedInterface.introspectionDocument([Self.declared]))
+        #expect(served == document.child("interface", named: Self.name.rawValue))
     }
 }

@@ -22,6 +22,9 @@ public enum BrokerDaemon {
             case .showVersion:
                 print(BrokerOptions.versionLine)
                 return 0
+            case .printInterface:
+                print(BrokerObject.interfaceDocument, terminator: "")
+                return 0
             case .run(let parsed):
                 options = parsed
             }

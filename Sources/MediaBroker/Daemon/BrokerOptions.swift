@@ -21,6 +21,8 @@ public struct BrokerOptions: Sendable, Equatable {
         case run(BrokerOptions)
         case showHelp
         case showVersion
+        /// `--print-interface`: write the interface file (``BrokerObject/interfaceDocument``).
+        case printInterface
     }
 
     public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -46,6 +48,9 @@ public struct BrokerOptions: Sendable, Equatable {
                                  in the same folder as media-broker)
           --verbose              also log debug lines (titles are logged only at this level)
           --quiet                log warnings and errors only
+          --print-interface      print the D-Bus interface's introspection XML (the file
+                                 org.mediabroker.MediaBroker1.xml, for binding generators)
+                                 and exit
           --version              print the version and exit
           -h, --help             print this help and exit
 
@@ -70,6 +75,7 @@ public struct BrokerOptions: Sendable, Equatable {
             switch name {
             case "-h", "--help": return .showHelp
             case "--version": return .showVersion
+            case "--print-interface": return .printInterface
             case "--verbose": options.logLevel = .debug
             case "--quiet": options.logLevel = .warning
             case "--database":

@@ -19,15 +19,45 @@ public struct PlayerSummary: Sendable, Hashable {
 
 /// Declares `/org/mediabroker/MediaBroker1` — the contract's methods, properties and signals —
 /// and hands each call to the ``BrokerController``. Introspection is generated from this
-/// declaration, so it cannot drift from what the object does.
+/// declaration, so it cannot drift from what the object does; so is the interface file
+/// (``interfaceDocument``), documented by ``BrokerInterfaceDocs``.
 public enum BrokerObject {
     public static func make(controller: BrokerController, picker: PickerSetup) -> ExportedObject {
-        // The asset keys and their types, from the contract's table, for binding generators.
-        let assetKeys = [Annotation(BrokerContract.assetKeysAnnotation, AssetContract.annotation)]
-        let assets = Argument("assets", "aa{sv}", annotations: assetKeys)
         let queries = HistoryQueries(controller: controller)
         let picks = PickRequests(controller: controller, queries: queries, setup: picker)
         controller.picks = picks
+        let parts = Parts(controller: controller, queries: queries, picks: picks)
+        return declare { parts }
+    }
+
+    /// `org.mediabroker.MediaBroker1.xml`: the interface as the broker serves it, with its
+    /// documentation, for `/usr/share/dbus-1/interfaces/` and binding generators.
+    public static var interfaceDocument: String {
+        ExportedInterface.introspectionDocument([declaration])
+    }
+
+    /// The served interface's declaration, with no broker behind it: only read, never exported.
+    static var declaration: ExportedInterface {
+        // Only the shape is read, so no handler of this declaration ever runs to ask for a controller.
+        declare { preconditionFailure("the interface's declaration is only read, never served") }.interfaces[0]
+    }
+
+    /// What the handlers call.
+    private struct Parts: Sendable {
+        let controller: BrokerController
+        let queries: HistoryQueries
+        let picks: PickRequests
+    }
+
+    /// The object, its handlers reaching the parts they call through `serving`: the declaration
+    /// reads them only when a call comes, so ``declaration`` needs no broker.
+    private static func declare(_ serving: @escaping @Sendable () -> Parts) -> ExportedObject {
+        var controller: BrokerController { serving().controller }
+        var queries: HistoryQueries { serving().queries }
+        var picks: PickRequests { serving().picks }
+        // The asset keys and their types, from the contract's table, for binding generators.
+        let assetKeys = [Annotation(BrokerContract.assetKeysAnnotation, AssetContract.annotation)]
+        let assets = Argument("assets", "aa{sv}", annotations: assetKeys)
         let interface = ExportedInterface(
             name: BrokerContract.interface,
             methods: [
@@ -86,7 +116,7 @@ public enum BrokerObject {
                 ExportedSignal("MediaAdded", arguments: [Argument("asset", .vardict, annotations: assetKeys)]),
                 ExportedSignal("MediaRemoved", arguments: [Argument("ids", "ax")]),
             ])
-        return ExportedObject(path: BrokerContract.objectPath, interfaces: [interface]) { call, done in
+        return ExportedObject(path: BrokerContract.objectPath, interfaces: [BrokerInterfaceDocs.documented(interface)]) { call, done in
             controller.gate.admit(call, done: done)
         }
     }
