@@ -51,12 +51,14 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
 
         .testTarget(name: "SwiftDBusTests", dependencies: ["SwiftDBus", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "MediaBrokerTests", dependencies: ["MediaBroker", "AssetContract", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "MediaBrokerTests", dependencies: ["MediaBroker", "AssetContract", "PickerChannel", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "MediaPickerTests", dependencies: ["MediaPicker", "MediaDonationClient", "PickerChannel"], swiftSettings: strict),
         .testTarget(name: "MediaDonationClientTests", dependencies: ["MediaDonationClient", "SwiftDBus"], swiftSettings: strict),
         .testTarget(name: "BrokerCtlTests", dependencies: ["broker-ctl", "MediaDonationClient", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["MediaDonationClient", "MediaBroker", "AssetContract", "SwiftDBus", "TestSupport", "media-broker", "broker-ctl"],
+            dependencies: ["MediaDonationClient", "MediaBroker", "AssetContract", "SwiftDBus", "TestSupport", "media-broker", "broker-ctl",
+                           "media-broker-picker"],
             swiftSettings: strict),
         .testTarget(name: "PackagingTests", dependencies: ["broker-ctl", "TestSupport", "media-broker", "AssetContract"], swiftSettings: strict),
     ]

@@ -20,12 +20,12 @@ struct Introduction {
     }
 
     /// Whether the explanation was already shown, per `environment`'s configuration folder.
-    static func wasShown(environment: [String: String]) -> Bool {
+    nonisolated static func wasShown(environment: [String: String]) -> Bool {
         guard let path = markerPath(environment: environment) else { return false }
         return access(path, F_OK) == 0
     }
 
-    static func markShown(environment: [String: String]) {
+    nonisolated static func markShown(environment: [String: String]) {
         guard let path = markerPath(environment: environment) else { return }
         let folder = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
         _ = mkdir(String(folder[..<(folder.lastIndex(of: "/") ?? folder.endIndex)]), 0o700)
@@ -35,7 +35,7 @@ struct Introduction {
     }
 
     /// `$XDG_CONFIG_HOME/media-broker/picker-introduced`, or under `~/.config`.
-    static func markerPath(environment: [String: String]) -> String? {
+    nonisolated static func markerPath(environment: [String: String]) -> String? {
         let config = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
             ?? environment["HOME"].map { $0 + "/.config" }
         return config.map { $0 + "/media-broker/picker-introduced" }

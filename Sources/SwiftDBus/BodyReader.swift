@@ -114,6 +114,12 @@ public struct ValueReader: ~Copyable {
         }
     }
 
+    /// Visits the elements of the value, an array that is no dictionary (see
+    /// ``BodyReader/elements(_:)``). Reading it a second time throws.
+    public mutating func elements(_ visit: (inout ValueReader) throws(MarshallingError) -> Void) throws(MarshallingError) -> Bool {
+        try reading { wire, types, depth throws(MarshallingError) in try wire.elements(&types, depth: depth, visit) }
+    }
+
     /// Visits the entries of the value (see ``BodyReader/entries(_:)``). Reading it a second time
     /// throws.
     public mutating func entries(

@@ -125,4 +125,25 @@ import Glibc
         let after = try sandbox.run("/usr/bin/python3", arguments: [FlatpakSandbox.fixture("pick-app.py"), "recent"])
         #expect(after.standardOutput.contains("refused"), "a pick is no grant: \(after)")
     }
+
+    @Test("the Swift client's pickMedia returns what was shared, and cancelling its task closes the picker")
+    func swiftClient() async throws {
+        let rig = try await PickerRig()
+        let client = try MediaBrokerClient(address: rig.bus.address, timeout: .seconds(10))
+        let pick = Task { try await client.pickMedia(reason: "From Swift") }
+        _ = try rig.drive(PickerRig.window(reason: "From Swift"), [
+            "press:Continue", "press:\(rig.momentButton)", "toggle:\(PickerRig.checkBox(rig.album[3]))", "press:Share", "gone",
+        ])
+        guard case .shared(let assets, let moment) = try await pick.value else { throw TestSupportError("not shared") }
+        #expect(assets.map(\.id) == rig.album.prefix(3).map(\.id))
+        #expect(assets.map(\.title) == rig.album.prefix(3).map(\.title), "whole assets, not ids alone")
+        #expect(moment?.id == rig.moment.id && moment?.assetIDs == rig.album.prefix(3).map(\.id) && moment?.count == 3)
+
+        let abandoned = Task { try await client.pickMedia(reason: "Abandoned") }
+        _ = try rig.drive(PickerRig.window(reason: "Abandoned"), ["expect:Recommended"])
+        abandoned.cancel()
+        #expect(try await abandoned.value == .cancelled)
+        _ = try rig.drive(PickerRig.pickerTitle, ["gone"])
+        try waitUntil("the picker exits", timeout: .seconds(10)) { try rig.pickerProcesses().isEmpty }
+    }
 }
