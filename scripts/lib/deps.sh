@@ -35,7 +35,9 @@ MB_PACKAGING_PACKAGES=(debhelper dpkg-dev lintian)
 # What bench/run needs beyond building and running: a C compiler for its programs, the sqlite3 shell
 # that fills the stores, playerctl (playerctld, playerctl) and busctl as baselines, python3 for the
 # report, valgrind for profiling a miss.
-MB_BENCH_PACKAGES=(gcc libc6-dev sqlite3 playerctl systemd python3 valgrind)
+MB_BENCH_PACKAGES=(gcc libc6-dev sqlite3 playerctl systemd python3 valgrind
+    # The picker row: a display for its window, and Xlib for the program that times it.
+    xvfb libx11-dev)
 
 mb_log() { printf '%s: %s\n' "${MB_SCRIPT_NAME:-media-broker}" "$*" >&2; }
 mb_die() { mb_log "error: $*"; exit 1; }
