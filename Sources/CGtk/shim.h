@@ -2,6 +2,13 @@
 #define MEDIABROKER_CGTK_SHIM_H
 #include <gtk/gtk.h>
 #include <adwaita.h>
+#include <stdlib.h>
+#ifdef GDK_WINDOWING_X11
+#include <gdk/x11/gdkx.h>
+#endif
+#ifdef GDK_WINDOWING_WAYLAND
+#include <gdk/wayland/gdkwayland.h>
+#endif
 
 /* Macros and variadic functions do not import into Swift: these few stand in for the ones
    SwiftGtk needs, each a plain call of the function the macro names. */
@@ -20,13 +27,29 @@ static inline void cgtk_accessible_set_description(GtkWidget *widget, const char
     gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description, -1);
 }
 
-static inline void cgtk_accessible_labelled_by(GtkWidget *widget, GtkWidget *label) {
-    gtk_accessible_update_relation(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_RELATION_LABELLED_BY, label, NULL, -1);
-}
-
-/* g_object_set is variadic: the one boolean property the picker sets by name. */
-static inline void cgtk_object_set_boolean(gpointer object, const char *name, gboolean value) {
-    g_object_set(object, name, value, NULL);
+/* Makes a realized window transient for another program's window, named as portals name it:
+   "x11:XID" (hexadecimal) on X11, "wayland:HANDLE" (an xdg-foreign handle) on Wayland. FALSE when
+   the name does not fit the display the window is on, or is malformed. The GDK backends' calls
+   and Xlib's take X11 and Wayland types, which stay here, out of Swift. */
+static inline gboolean cgtk_window_set_foreign_parent(GtkWindow *window, const char *parent) {
+    GdkSurface *surface = gtk_native_get_surface(GTK_NATIVE(window));
+    if (surface == NULL || parent == NULL) return FALSE;
+#ifdef GDK_WINDOWING_X11
+    if (GDK_IS_X11_SURFACE(surface) && g_str_has_prefix(parent, "x11:")) {
+        char *end = NULL;
+        unsigned long xid = strtoul(parent + 4, &end, 16);
+        if (end == parent + 4 || *end != '\0' || xid == 0) return FALSE;
+        Display *display = gdk_x11_display_get_xdisplay(gdk_surface_get_display(surface));
+        XSetTransientForHint(display, gdk_x11_surface_get_xid(surface), (Window)xid);
+        return TRUE;
+    }
+#endif
+#ifdef GDK_WINDOWING_WAYLAND
+    if (GDK_IS_WAYLAND_TOPLEVEL(surface) && g_str_has_prefix(parent, "wayland:")) {
+        return gdk_wayland_toplevel_set_transient_for_exported(GDK_TOPLEVEL(surface), (char *)parent + 8);
+    }
+#endif
+    return FALSE;
 }
 
 #endif

@@ -81,6 +81,7 @@ public final class PickerWindow {
             return false
         }
         window.closesOnEscape()
+        window.transient(forForeign: request.parentWindow)
     }
 
     // MARK: Panes

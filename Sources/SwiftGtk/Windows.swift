@@ -28,6 +28,15 @@ public struct Window: View {
         Signals.connectFlag(widget.object, "close-request", closing)
     }
 
+    /// Makes the window transient for another program's window once it is shown, as portals name
+    /// it (`x11:XID`, `wayland:HANDLE`): it stays above that window and goes with it. Does
+    /// nothing for a name that does not fit the display.
+    public func transient(forForeign parent: String) {
+        guard !parent.isEmpty else { return }
+        let window = window
+        Signals.connect(widget.object, "realize") { _ = cgtk_window_set_foreign_parent(window, parent) }
+    }
+
     /// Closes the window on Escape, as dialogs do.
     public func closesOnEscape() {
         guard let controller = gtk_shortcut_controller_new() else { return }

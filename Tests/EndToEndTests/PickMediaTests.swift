@@ -146,4 +146,29 @@ import Glibc
         _ = try rig.drive(PickerRig.pickerTitle, ["gone"])
         try waitUntil("the picker exits", timeout: .seconds(10)) { try rig.pickerProcesses().isEmpty }
     }
+
+    @Test("the picker stays over the app's window: transient for the x11:XID the app names")
+    func transientForTheAppsWindow() async throws {
+        let rig = try await PickerRig()
+        // xev's window ("Event Tester") stands in for the journaling app's.
+        let appWindow = try ChildProcess.launch("xev", arguments: [], environment: rig.display.environment)
+        defer { appWindow.signal(SIGTERM) }
+        var parent = ""
+        try waitUntil("the app's window shows", timeout: .seconds(10)) {
+            let found = try ChildProcess.run("xdotool", arguments: ["search", "--name", "^Event Tester$"], environment: rig.display.environment)
+            parent = found.standardOutput.split(separator: "\n").first.map(String.init) ?? ""
+            return !parent.isEmpty
+        }
+        let xid = String(UInt64(parent) ?? 0, radix: 16)
+        let app = try rig.pickingApp(reason: "Over my window", parentWindow: "x11:" + xid)
+        _ = try rig.drive(PickerRig.window(reason: "Over my window"), ["expect:Continue"])
+        let picker = try ScreenshotTests.windowTitle(startingWith: PickerRig.pickerTitle, on: rig.display)
+        let found = try ChildProcess.run("xdotool", arguments: ["search", "--name", "^" + NSRegularExpression.escapedPattern(for: picker) + "$"],
+                                         environment: rig.display.environment)
+        let pickerWindow = try #require(found.standardOutput.split(separator: "\n").first.map(String.init))
+        let hint = try ChildProcess.run("xprop", arguments: ["-id", pickerWindow, "WM_TRANSIENT_FOR"], environment: rig.display.environment)
+        #expect(hint.standardOutput.contains("window id # 0x" + xid), "\(hint.standardOutput)")
+        _ = try rig.drive(PickerRig.window(reason: "Over my window"), ["press:Cancel", "gone"])
+        #expect(try PickerRig.response(of: app).code == 1)
+    }
 }

@@ -56,8 +56,8 @@ final class PickerRig: Sendable {
     }
 
     /// `pick-app.py pick` on the host, waiting until it has its request's handle.
-    func pickingApp(reason: String) throws -> ChildProcess {
-        let app = try ChildProcess.launch("/usr/bin/python3", arguments: [FlatpakSandbox.fixture("pick-app.py"), "pick", reason],
+    func pickingApp(reason: String, parentWindow: String = "") throws -> ChildProcess {
+        let app = try ChildProcess.launch("/usr/bin/python3", arguments: [FlatpakSandbox.fixture("pick-app.py"), "pick", reason, parentWindow],
                                           environment: bus.environment)
         try app.waitForOutput(containing: "handle /org/mediabroker/MediaBroker1/request/", in: .standardOutput, timeout: .seconds(15))
         return app

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """A journaling app asking the person to pick listens, as an app would (issue 21).
 
-  pick-app.py pick [REASON]   calls PickMedia; prints "handle PATH", then, when the Response comes,
+  pick-app.py pick [REASON [PARENT]]
+                              calls PickMedia (over the window PARENT, as portals name it); prints "handle PATH", then, when the Response comes,
                               "response CODE JSON" (JSON: the asset ids, the moment's id and
                               asset_ids, and every key of the results) and exits. SIGUSR1 makes
                               it call Close() on the request; it then prints "closed" and keeps
@@ -22,7 +23,7 @@ bus = dbus.SessionBus()
 broker = dbus.Interface(bus.get_object(BROKER, "/org/mediabroker/MediaBroker1", introspect=False), BROKER)
 
 
-def pick(reason):
+def pick(reason, parent):
     loop = GLib.MainLoop()
     request = {}
 
@@ -42,7 +43,7 @@ def pick(reason):
     # Subscribed before the call, as portal clients do, so no Response can come first.
     bus.add_signal_receiver(response, "Response", "org.freedesktop.portal.Request", path_keyword="path")
     options = dbus.Dictionary({"reason": reason} if reason else {}, signature="sv")
-    request["path"] = str(broker.PickMedia("", options))
+    request["path"] = str(broker.PickMedia(parent, options))
     print("handle", request["path"], flush=True)
 
     def close():
@@ -57,7 +58,7 @@ def pick(reason):
 
 if sys.argv[1] == "pick":
     try:
-        pick(sys.argv[2] if len(sys.argv) > 2 else None)
+        pick(sys.argv[2] if len(sys.argv) > 2 else None, sys.argv[3] if len(sys.argv) > 3 else "")
     except dbus.exceptions.DBusException as error:
         print("refused", error.get_dbus_name(), error.get_dbus_message(), flush=True)
 elif sys.argv[1] == "recent":
