@@ -20,6 +20,8 @@ public final class PickerWindow {
     private var listPaneView: Widget?
     private var detailPaneView: Widget?
     private var backButton: Button?
+    /// The list's first entry, where the keyboard starts.
+    private var firstEntry: Button?
     private var shareButton: Button?
     private var artwork: [Image] = []
     private var answered = false
@@ -42,7 +44,7 @@ public final class PickerWindow {
             .styleClass("suggested-action")
         share.isSensitive = false
         shareButton = share
-        let cancel = Button("_Cancel") { [unowned self] in answer(.cancelled) }
+        let cancel = Button("Cancel") { [unowned self] in answer(.cancelled) }
         let header = HeaderBar(title: Label("Share Listening").styleClass("title"), showsCloseButton: false)
         header.start(cancel)
         header.end(share)
@@ -65,16 +67,16 @@ public final class PickerWindow {
             page.append(leaflet)
         }
         if introduce {
-            let cancelIntroduction = Button("_Cancel") { [unowned self] in answer(.cancelled) }
+            let cancelIntroduction = Button("Cancel") { [unowned self] in answer(.cancelled) }
             let introductionHeader = HeaderBar(title: Label("Share Listening").styleClass("title"), showsCloseButton: false)
             introductionHeader.start(cancelIntroduction)
             let introduction = Box(.vertical, spacing: 0, [introductionHeader, AskerBanner(request: request), Introduction.page(appName: request.appName) { [unowned self] in
                 introduced?()
-                window.setContent(page)
+                show(page)
             }])
             window.setContent(introduction)
         } else {
-            window.setContent(page)
+            show(page)
         }
         window.onCloseRequest { [unowned self] in
             answer(.cancelled)
@@ -82,6 +84,12 @@ public final class PickerWindow {
         }
         window.closesOnEscape()
         window.transient(forForeign: request.parentWindow)
+    }
+
+    /// Shows the page of moments and listens, the keyboard on the first of them.
+    private func show(_ page: Box) {
+        window.setContent(page)
+        firstEntry?.grabFocus()
     }
 
     // MARK: Panes
@@ -124,7 +132,9 @@ public final class PickerWindow {
         let image = art.file.map { Image(file: $0, size: 48) } ?? Image(icon: art.icon, size: 48)
         let text = Box(.vertical, spacing: 2, [Label(title).styleClass("heading"), Label(subtitle).styleClass("dim-label")])
         let content = Box(.horizontal, spacing: 12, [image, text])
-        return Button(child: content, action: action).styleClass("flat").accessibleLabel(subtitle.isEmpty ? title : "\(title), \(subtitle)")
+        let entry = Button(child: content, action: action).styleClass("flat").accessibleLabel(subtitle.isEmpty ? title : "\(title), \(subtitle)")
+        if firstEntry == nil { firstEntry = entry }
+        return entry
     }
 
     private static func art(of asset: GenericMedia?, icon: String?) -> (file: String?, icon: String) {
@@ -148,6 +158,7 @@ public final class PickerWindow {
         detail.removeAll()
         artwork.removeAll()
         var first: CheckButton?
+        var focus: CheckButton?
         for asset in selection.offered {
             let label = asset.summary ?? asset.title ?? "Untitled"
             let check = CheckButton(label, isActive: selection.isTicked(asset.id)) { [unowned self] ticked in
@@ -157,6 +168,7 @@ public final class PickerWindow {
             if !request.multiple {
                 if let first { check.group(with: first) } else { first = check }
             }
+            if focus == nil { focus = check }
             let art = Self.art(of: asset, icon: nil)
             let image = art.file.map { Image(file: $0, size: artSize) } ?? Image(icon: art.icon, size: artSize)
             artwork.append(image)
@@ -165,7 +177,8 @@ public final class PickerWindow {
         shareButton?.isSensitive = selection.canShare
         if let detailPaneView { leaflet.show(detailPaneView) }
         backButton?.isVisible = leaflet.isFolded
-        if let first = detail.firstChild { first.grabFocus() }
+        // The keyboard goes where the person looks next: the first listen's check box.
+        focus?.grabFocus()
     }
 
     private var artSize: Int32 { leaflet.isFolded ? 48 : 96 }

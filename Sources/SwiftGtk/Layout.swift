@@ -95,8 +95,3 @@ public struct Separator: View {
     public let widget: Widget
     public init() { widget = Widget(gtk_separator_new(GTK_ORIENTATION_HORIZONTAL)) }
 }
-
-extension Box {
-    /// The first child, to move the keyboard focus into the box.
-    public var firstChild: Widget? { gtk_widget_get_first_child(widget.pointer).map(Widget.init) }
-}

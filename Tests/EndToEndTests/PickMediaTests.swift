@@ -171,4 +171,35 @@ import Glibc
         _ = try rig.drive(PickerRig.window(reason: "Over my window"), ["press:Cancel", "gone"])
         #expect(try PickerRig.response(of: app).code == 1)
     }
+
+    @Test("the picker works with the keyboard alone")
+    func keyboardAlone() async throws {
+        let rig = try await PickerRig()
+        let app = try rig.pickingApp(reason: "Keys only")
+        let window = PickerRig.window(reason: "Keys only")
+        // Alt+C continues and the keyboard is on the first moment; Return opens it and the
+        // keyboard moves to its first listen; Tab, space unticks the second; Alt+S shares.
+        _ = try rig.drive(window, ["keys:alt+c", "focused:\(rig.momentButton)",
+                                   "keys:Return", "focused:\(PickerRig.checkBox(rig.album[0]))",
+                                   "keys:Tab space", "keys:alt+s", "gone"])
+        let (code, results) = try PickerRig.response(of: app)
+        #expect(code == 0)
+        #expect(results.assets == [rig.album[0], rig.album[2], rig.album[3]].map(\.id))
+    }
+
+    @Test("every control of the picker has an accessible name and a role")
+    func everyControlNamed() async throws {
+        let rig = try await PickerRig()
+        let app = try rig.pickingApp(reason: "Names")
+        let listing = try rig.drive(PickerRig.window(reason: "Names"), ["press:Continue", "press:\(rig.momentButton)", "expect:\(PickerRig.checkBox(rig.album[0]))", "controls"])
+        let controls = listing.split(separator: "\n").map { $0.split(separator: "\t", maxSplits: 1).map(String.init) }
+        #expect(controls.count >= 10, "\(listing)")
+        for control in controls {
+            #expect(control.count == 2 && !control[1].isEmpty, "a control without a name: \(control)")
+        }
+        let roles = Set(controls.compactMap(\.first))
+        #expect(roles.isSuperset(of: ["push button", "check box"]), "\(roles)")
+        _ = try rig.drive(PickerRig.window(reason: "Names"), ["press:Cancel", "gone"])
+        #expect(try PickerRig.response(of: app).code == 1)
+    }
 }

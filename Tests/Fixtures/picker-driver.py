@@ -11,8 +11,13 @@ step in order:
     toggle:NAME    flips the check box or switch named NAME with a click of the mouse at its middle,
                    as GTK 4.8's check boxes and switches expose no AT-SPI action and cannot be
                    focused through AT-SPI (their extents are the window's, so its origin is added)
+    keys:KEYS      gives the window the keyboard and types KEYS (xdotool key names, separated by
+                   spaces: Tab, Return, space, alt+s)
+    focused:NAME   fails unless the control named NAME has the keyboard focus
     expect:NAME    fails unless a control named NAME is showing
-    roles          prints every named control as ROLE<TAB>NAME (for the test's checks)
+    roles          prints every named node showing as ROLE<TAB>NAME
+    controls       prints every control showing (button, check box, switch…) as ROLE<TAB>NAME,
+                   named or not
     gone           waits until the window has gone
 
 Each wait has a deadline; a step that cannot be done exits 1 with the reason on stderr.
@@ -124,9 +129,18 @@ def checked_state(window, name):
         return None
 
 
-def window_origin(window):
+def x_windows(window):
     out = subprocess.run(["xdotool", "search", "--name", "^" + re.escape(window.name) + "$"], capture_output=True, text=True)
-    xids = out.stdout.split()
+    return out.stdout.split()
+
+
+def describe_focus(window):
+    return "; ".join("%s %r" % (node.getRoleName(), node.name) for node in walk(window)
+                     if node.getState().contains(pyatspi.STATE_FOCUSED)) or "none"
+
+
+def window_origin(window):
+    xids = x_windows(window)
     if not xids:
         fail("no X window is titled " + window.name)
     geometry = subprocess.run(["xdotool", "getwindowgeometry", "--shell", xids[0]], capture_output=True, text=True).stdout
@@ -170,12 +184,26 @@ def main():
                                  lambda: checked_state(window(), name))
             click(window(), node)
             wait_for(name + " to flip", lambda: node.getState().contains(pyatspi.STATE_CHECKED) != was)
+        elif verb == "keys":
+            for xid in x_windows(window()):
+                subprocess.run(["xdotool", "windowfocus", "--sync", xid], check=True)
+            for key in name.split():
+                # X delivers keys in order and GTK handles each before the next: no pause needed.
+                subprocess.run(["xdotool", "key", "--clearmodifiers", key], check=True)
+        elif verb == "focused":
+            wait_for(lambda: name + " to have the focus (focused: " + describe_focus(window()) + ")",
+                     lambda: any(node.name == name and node.getState().contains(pyatspi.STATE_FOCUSED)
+                                 for node in walk(window())))
         elif verb == "expect":
             wait_for(name, lambda: find(window(), name))
         elif verb == "roles":
             for node in walk(window()):
                 if node.name and showing(node):
                     print(node.getRoleName() + "\t" + node.name)
+        elif verb == "controls":
+            for node in walk(window()):
+                if node.getRoleName() in BUTTONS | TOGGLES | {"spin button", "slider", "entry", "link"} and showing(node):
+                    print(node.getRoleName() + "\t" + (node.name or ""))
         elif verb == "gone":
             wait_for("the window to go", lambda: not windows(title, text))
         else:
