@@ -91,8 +91,9 @@ final class SettingsWindow {
     private func confirmDeletion() {
         let dialog = MessageDialog(over: window.window, heading: "Delete All Listening History?",
                                    body: "Every listen MediaBroker kept, and its art, is deleted. Apps that already received listens keep them.")
-        dialog.addAnswer("cancel", "_Cancel")
-        dialog.addAnswer("delete", "_Delete", style: .destructive)
+        // Without mnemonics: GTK 4.8 would read a response's underscore into its accessible name.
+        dialog.addAnswer("cancel", "Cancel")
+        dialog.addAnswer("delete", "Delete", style: .destructive)
         dialog.present(cancel: "cancel") { [unowned self] answer in
             guard answer == "delete" else { return }
             change("The history") { client in _ = try await client.purge(.all) }
@@ -101,7 +102,7 @@ final class SettingsWindow {
 
     private func report(_ message: String) {
         let dialog = MessageDialog(over: window.window, heading: "Something Went Wrong", body: message)
-        dialog.addAnswer("close", "_Close")
+        dialog.addAnswer("close", "Close")
         dialog.present(cancel: "close") { _ in }
     }
 }

@@ -29,4 +29,23 @@ import Testing
             try await client.readers().first { $0.appID == "org.example.Journal" }?.access == .denied
         }
     }
+
+    @Test("deleting the history asks first, and only Delete deletes")
+    func deleteAsksFirst() async throws {
+        let rig = try await PickerRig()
+        let settings = try ChildProcess.launch(
+            try BuiltProducts.path(of: "media-broker-picker"), arguments: ["--settings"],
+            environment: rig.bus.environment.merging(rig.display.environment) { $1 })
+        defer { settings.signal(SIGTERM) }
+        let client = try rig.broker.client()
+        let question = "@Every listen MediaBroker kept"
+
+        _ = try rig.drive(Self.title, ["press:Delete…"])
+        _ = try rig.drive(question, ["press:Cancel", "gone"])
+        #expect(try await client.recentMedia().count == 5, "Cancel deletes nothing")
+
+        _ = try rig.drive(Self.title, ["press:Delete…"])
+        _ = try rig.drive(question, ["press:Delete", "gone"])
+        try await waitUntil("the history is empty", timeout: .seconds(10)) { try await client.recentMedia().isEmpty }
+    }
 }

@@ -17,14 +17,17 @@ import Testing
         let result = try gdbus(bus, ["introspect", "--session", "--dest", MediaBrokerClient.busName, "--object-path", MediaBrokerClient.objectPath])
         #expect(result.status == .exited(0), "\(result.standardError)")
         #expect(result.standardOutput.contains("interface org.mediabroker.MediaBroker1"))
-        #expect(result.standardOutput.contains("RecentMedia(in  a{sv} filter,"))
-        #expect(result.standardOutput.contains("out aa{sv} assets)"))
+        // gdbus prints each argument's annotations (its documentation) before it.
+        let recentMedia = try #require(result.standardOutput.range(of: "RecentMedia(").map { result.standardOutput[$0.lowerBound...] })
+        let signature = recentMedia[..<(recentMedia.range(of: ");\n")?.upperBound ?? recentMedia.endIndex)]
+        #expect(signature.contains("in  a{sv} filter,") && signature.contains("out aa{sv} assets)"), "\(signature)")
         // Every asset argument carries the contract's keys and types.
         #expect(result.standardOutput.contains("@org.mediabroker.MediaBroker1.AssetKeys(\"\(AssetContract.annotation)\")"))
         // Which apps are opted out never travels in a broadcast (issue 20).
         let lines = result.standardOutput.components(separatedBy: "\n")
-        let annotation = lines.firstIndex { $0.contains("readonly as OptedOutApps") }.flatMap { $0 > 0 ? lines[$0 - 1] : nil }
-        #expect(annotation?.contains("EmitsChangedSignal(\"invalidates\")") == true, "\(annotation ?? "no OptedOutApps")")
+        let property = try #require(lines.firstIndex { $0.contains("readonly as OptedOutApps") })
+        let annotations = lines[..<property].reversed().prefix { $0.trimmingCharacters(in: .whitespaces).hasPrefix("@") }
+        #expect(annotations.contains { $0.contains("EmitsChangedSignal(\"invalidates\")") }, "\(annotations)")
         try broker.stop()
     }
 

@@ -114,9 +114,19 @@ def enabled(node):
         return None
 
 
+def spoken(node):
+    # GTK 4.8 names a button whose label property is set and whose child is that label by both:
+    # libadwaita's dialog answers read "Cancel Cancel". Such a name is taken as said once.
+    name = node.name or ""
+    half = len(name) // 2
+    if len(name) % 2 == 1 and name[half] == " " and name[:half] == name[half + 1:]:
+        return name[:half]
+    return name
+
+
 def find(window, name, roles=None):
     return next((n for n in walk(window)
-                 if n.name == name and showing(n) and (roles is None or n.getRoleName() in roles)), None)
+                 if spoken(n) == name and showing(n) and (roles is None or n.getRoleName() in roles)), None)
 
 
 def checked_state(window, name):
