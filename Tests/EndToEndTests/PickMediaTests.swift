@@ -202,4 +202,24 @@ import Glibc
         _ = try rig.drive(PickerRig.window(reason: "Names"), ["press:Cancel", "gone"])
         #expect(try PickerRig.response(of: app).code == 1)
     }
+
+    @Test("without a display, or without the picker, PickMedia says so and opens nothing")
+    func refusedWithoutAWindow() async throws {
+        let bus = try PrivateBus.start()
+        let headless = try RunningBroker(bus: bus)
+        let app = try ChildProcess.run("/usr/bin/python3", arguments: [FlatpakSandbox.fixture("pick-app.py"), "pick", "Headless"],
+                                       environment: bus.environment)
+        #expect(app.standardOutput.contains("refused org.freedesktop.DBus.Error.NotSupported"), "\(app)")
+        #expect(app.standardOutput.contains("DISPLAY"), "the error names what is missing: \(app.standardOutput)")
+        try headless.stop()
+
+        let display = try VirtualDisplay()
+        let missing = try RunningBroker(bus: bus, arguments: ["--min-listen", "2", "--picker", "/nonexistent/media-broker-picker"],
+                                        environment: display.environment)
+        let again = try ChildProcess.run("/usr/bin/python3", arguments: [FlatpakSandbox.fixture("pick-app.py"), "pick", "No picker"],
+                                         environment: bus.environment)
+        #expect(again.standardOutput.contains("refused org.freedesktop.DBus.Error.Failed"), "\(again)")
+        #expect(again.standardOutput.contains("media-broker-picker package"), "\(again.standardOutput)")
+        try missing.stop()
+    }
 }

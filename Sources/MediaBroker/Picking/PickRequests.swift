@@ -53,6 +53,7 @@ final class PickRequests: @unchecked Sendable {
         guard open[caller] == nil else { return call.fail(BusError(.limitsExceeded, "this connection has a PickMedia request open already")) }
         guard open.count < Self.maximumOpen else { return call.fail(BusError(.limitsExceeded, "\(Self.maximumOpen) pickers are open already")) }
         if let missing = setup.missingDisplay { return call.fail(BusError(.notSupported, missing)) }
+        if let missing = setup.missingPicker { return call.fail(.failed(missing)) }
         guard let busAddress = setup.busAddress else {
             return call.fail(.failed("the broker cannot tell the picker its bus: DBUS_SESSION_BUS_ADDRESS is not set"))
         }

@@ -24,6 +24,12 @@ public struct PickerSetup: Sendable {
             + "environment (a desktop passes them with `dbus-update-activation-environment --systemd DISPLAY WAYLAND_DISPLAY`)"
     }
 
+    /// Why the picker cannot be started, or `nil` when its executable is there.
+    var missingPicker: String? {
+        guard access(path, X_OK) != 0 else { return nil }
+        return "no picker to show: \(path) is not installed (it comes in the media-broker-picker package)"
+    }
+
     /// `media-broker-picker` beside the running executable.
     public static func besideExecutable(environment: [String: String]) -> PickerSetup {
         var buffer = [CChar](repeating: 0, count: 4096)
