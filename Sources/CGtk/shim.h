@@ -18,13 +18,9 @@ static inline gulong cgtk_signal_connect(gpointer instance, const char *signal, 
     return g_signal_connect_data(instance, signal, handler, data, destroy, (GConnectFlags)0);
 }
 
-/* gtk_accessible_update_property and _relation are variadic. */
+/* gtk_accessible_update_property is variadic. */
 static inline void cgtk_accessible_set_label(GtkWidget *widget, const char *label) {
     gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
-}
-
-static inline void cgtk_accessible_set_description(GtkWidget *widget, const char *description) {
-    gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description, -1);
 }
 
 /* Makes a realized window transient for another program's window, named as portals name it:

@@ -22,9 +22,6 @@ public final class Application {
         Signals.connect(UnsafeMutableRawPointer(pointer), "activate") { [unowned self] in activate(self) }
         return g_application_run(application, 0, nil)
     }
-
-    /// Ends the main loop after the current event.
-    public func quit() { g_application_quit(application) }
 }
 
 /// Starts GTK without an application object, for code that builds widgets outside `run`.

@@ -88,10 +88,3 @@ public struct StatusPage: View {
         if let child { adw_status_page_set_child(widget.opaque, child.widget.pointer) }
     }
 }
-
-/// A thin line between groups.
-@MainActor
-public struct Separator: View {
-    public let widget: Widget
-    public init() { widget = Widget(gtk_separator_new(GTK_ORIENTATION_HORIZONTAL)) }
-}

@@ -6,7 +6,7 @@ public struct Label: View {
     public let widget: Widget
     private var label: OpaquePointer { widget.opaque }
 
-    public init(_ text: String, wraps: Bool = false, selectable: Bool = false) {
+    public init(_ text: String, wraps: Bool = false) {
         widget = Widget(gtk_label_new(text))
         gtk_label_set_xalign(label, 0)
         if wraps {
@@ -15,19 +15,10 @@ public struct Label: View {
         } else {
             gtk_label_set_ellipsize(label, PANGO_ELLIPSIZE_END)
         }
-        if selectable { gtk_label_set_selectable(label, 1) }
     }
 
     public var text: String {
         get { String(cString: gtk_label_get_text(label)) }
         nonmutating set { gtk_label_set_text(label, newValue) }
-    }
-
-    /// Centres the text (a status line, a heading).
-    @discardableResult
-    public func centered() -> Label {
-        gtk_label_set_xalign(label, 0.5)
-        gtk_label_set_justify(label, GTK_JUSTIFY_CENTER)
-        return self
     }
 }

@@ -39,12 +39,6 @@ extension View {
     }
 
     @discardableResult
-    public func accessibleDescription(_ description: String) -> Self {
-        cgtk_accessible_set_description(widget.pointer, description)
-        return self
-    }
-
-    @discardableResult
     public func tooltip(_ text: String) -> Self {
         gtk_widget_set_tooltip_text(widget.pointer, text)
         return self

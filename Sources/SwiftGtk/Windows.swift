@@ -19,7 +19,6 @@ public struct Window: View {
     }
 
     public func present() { gtk_window_present(window) }
-    public func close() { gtk_window_close(window) }
     public func destroy() { gtk_window_destroy(window) }
 
     /// Runs `closing` when the person closes the window (its close button, Escape, the window
