@@ -191,7 +191,7 @@ import Glibc
     func everyControlNamed() async throws {
         let rig = try await PickerRig()
         let app = try rig.pickingApp(reason: "Names")
-        let listing = try rig.drive(PickerRig.window(reason: "Names"), ["press:Continue", "press:\(rig.momentButton)", "expect:\(PickerRig.checkBox(rig.album[0]))", "controls"])
+        let listing = try rig.drive(PickerRig.window(reason: "Names"), ["press:Continue", "press:\(rig.momentButton)", "control:\(PickerRig.checkBox(rig.album[0]))", "controls"])
         let controls = listing.split(separator: "\n").map { $0.split(separator: "\t", maxSplits: 1).map(String.init) }
         #expect(controls.count >= 10, "\(listing)")
         for control in controls {

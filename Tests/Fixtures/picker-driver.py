@@ -14,7 +14,8 @@ step in order:
     keys:KEYS      gives the window the keyboard and types KEYS (xdotool key names, separated by
                    spaces: Tab, Return, space, alt+s)
     focused:NAME   fails unless the control named NAME has the keyboard focus
-    expect:NAME    fails unless a control named NAME is showing
+    expect:NAME    fails unless something named NAME is showing (a label, a control)
+    control:NAME   fails unless a button, check box or switch named NAME is showing
     roles          prints every named node showing as ROLE<TAB>NAME
     controls       prints every control showing (button, check box, switch…) as ROLE<TAB>NAME,
                    named or not
@@ -206,6 +207,8 @@ def main():
                                  for node in walk(window())))
         elif verb == "expect":
             wait_for(name, lambda: find(window(), name))
+        elif verb == "control":
+            wait_for("a control named " + name, lambda: find(window(), name, BUTTONS | TOGGLES))
         elif verb == "roles":
             for node in walk(window()):
                 if node.name and showing(node):

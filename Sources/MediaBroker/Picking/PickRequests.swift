@@ -53,6 +53,8 @@ final class PickRequests: @unchecked Sendable {
         guard open[caller] == nil else { return call.fail(BusError(.limitsExceeded, "this connection has a PickMedia request open already")) }
         guard open.count < Self.maximumOpen else { return call.fail(BusError(.limitsExceeded, "\(Self.maximumOpen) pickers are open already")) }
         if let missing = setup.missingDisplay { return call.fail(BusError(.notSupported, missing)) }
+        // One stat of the picker's path, so the app learns at once that none is installed; it is
+        // started, reading it from disk, on the request's own thread.
         if let missing = setup.missingPicker { return call.fail(.failed(missing)) }
         guard let busAddress = setup.busAddress else {
             return call.fail(.failed("the broker cannot tell the picker its bus: DBUS_SESSION_BUS_ADDRESS is not set"))
@@ -89,26 +91,32 @@ final class PickRequests: @unchecked Sendable {
         }
     }
 
+    /// Starts the picker and waits for it on a thread of the request's own: starting a program
+    /// reads it from disk, and the person takes their time.
     private func start(_ request: PickerRequest, for caller: String, path: ObjectPath) {
         guard open[caller]?.path == path else { return }  // closed meanwhile
-        let process: PickerProcess
-        do throws(BusError) {
-            process = try PickerProcess.start(path: setup.path, environment: setup.environment)
-        } catch {
-            controller.log.warning("PickMedia from \(caller): \(error.message)")
-            return finish(caller, path: path, with: .ended)
-        }
-        open[caller]?.process = process
-        let waiter = WorkerThread(), loop = connection.loop
+        let waiter = WorkerThread(), loop = connection.loop, setup = setup, log = controller.log
         let submitted = waiter.submit { [unowned self] in
+            let process: PickerProcess
+            do throws(BusError) {
+                process = try PickerProcess.start(path: setup.path, environment: setup.environment)
+            } catch {
+                log.warning("PickMedia from \(caller): \(error.message)")
+                loop.execute { [unowned self] in finish(caller, path: path, with: .ended) }
+                return
+            }
+            loop.execute { [unowned self] in started(process, for: caller, path: path) }
             let answer = process.exchange(request)
             loop.execute { [unowned self] in answered(caller, path: path, answer) }
         }
         waiter.shutdown()
-        if !submitted {
-            process.terminate()
-            finish(caller, path: path, with: .ended)
-        }
+        if !submitted { finish(caller, path: path, with: .ended) }
+    }
+
+    /// Keeps the running picker, so `Close()` can end it; one closed while it started is ended now.
+    private func started(_ process: PickerProcess, for caller: String, path: ObjectPath) {
+        guard open[caller]?.path == path else { return process.terminate() }
+        open[caller]?.process = process
     }
 
     private func answered(_ caller: String, path: ObjectPath, _ answer: Result<PickerAnswer?, ChannelError>) {
