@@ -77,7 +77,6 @@ public enum PickerProgram {
             case .success(let content):
                 let picker = PickerWindow(application: application, request: request, content: content,
                                           introduce: !Introduction.wasShown(environment: environment)) { answer in
-                    guard let answer else { return }
                     do throws(ChannelError) { try channel.send(answer.text) } catch { fail(error.description) }
                 }
                 picker.introduced = { Introduction.markShown(environment: environment) }

@@ -11,7 +11,7 @@ public final class PickerWindow {
     private let request: PickerRequest
     private let content: PickerContent
     private var selection: PickSelection
-    private let finish: (PickerAnswer?) -> Void
+    private let finish: (PickerAnswer) -> Void
 
     public let window: Window
     private let leaflet = Leaflet()
@@ -28,9 +28,9 @@ public final class PickerWindow {
     /// Runs when the person has read the first-use explanation.
     public var introduced: (() -> Void)?
 
-    /// - Parameter finish: gets the person's answer, or `nil` when the window went without one.
+    /// - Parameter finish: gets the person's answer, once.
     public init(application: Application, request: PickerRequest, content: PickerContent, introduce: Bool,
-                finish: @escaping (PickerAnswer?) -> Void) {
+                finish: @escaping (PickerAnswer) -> Void) {
         self.request = request
         self.content = content
         self.selection = PickSelection(multiple: request.multiple)
@@ -129,7 +129,7 @@ public final class PickerWindow {
     /// One entry of the list: a button showing art, a title and a line, named for screen readers
     /// by its title and line.
     private func row(title: String, subtitle: String, art: (file: String?, icon: String), action: @escaping @MainActor () -> Void) -> Button {
-        let image = art.file.map { Image(file: $0, size: 48) } ?? Image(icon: art.icon, size: 48)
+        let image = Self.image(of: art, size: 48)
         let text = Box(.vertical, spacing: 2, [Label(title).styleClass("heading"), Label(subtitle).styleClass("dim-label")])
         let content = Box(.horizontal, spacing: 12, [image, text])
         let entry = Button(child: content, action: action).styleClass("flat").accessibleLabel(subtitle.isEmpty ? title : "\(title), \(subtitle)")
@@ -139,6 +139,10 @@ public final class PickerWindow {
 
     private static func art(of asset: GenericMedia?, icon: String?) -> (file: String?, icon: String) {
         (asset?.artwork ?? asset?.appIcon ?? icon, "audio-x-generic")
+    }
+
+    private static func image(of art: (file: String?, icon: String), size: Int32) -> Image {
+        art.file.map { Image(file: $0, size: size) } ?? Image(icon: art.icon, size: size)
     }
 
     // MARK: Opening and ticking
@@ -158,19 +162,18 @@ public final class PickerWindow {
         detail.removeAll()
         artwork.removeAll()
         var first: CheckButton?
-        var focus: CheckButton?
         for asset in selection.offered {
             let label = asset.summary ?? asset.title ?? "Untitled"
             let check = CheckButton(label, isActive: selection.isTicked(asset.id)) { [unowned self] ticked in
                 selection.set(asset.id, ticked: ticked)
                 shareButton?.isSensitive = selection.canShare
             }.expand(horizontally: true)
-            if !request.multiple {
-                if let first { check.group(with: first) } else { first = check }
+            if let first {
+                if !request.multiple { check.group(with: first) }
+            } else {
+                first = check
             }
-            if focus == nil { focus = check }
-            let art = Self.art(of: asset, icon: nil)
-            let image = art.file.map { Image(file: $0, size: artSize) } ?? Image(icon: art.icon, size: artSize)
+            let image = Self.image(of: Self.art(of: asset, icon: nil), size: artSize)
             artwork.append(image)
             detail.append(Box(.horizontal, spacing: 12, [image, check]))
         }
@@ -178,7 +181,7 @@ public final class PickerWindow {
         if let detailPaneView { leaflet.show(detailPaneView) }
         backButton?.isVisible = leaflet.isFolded
         // The keyboard goes where the person looks next: the first listen's check box.
-        focus?.grabFocus()
+        first?.grabFocus()
     }
 
     private var artSize: Int32 { leaflet.isFolded ? 48 : 96 }

@@ -34,13 +34,12 @@ import Glibc
         #expect(try PickerRig.response(of: first).code == 1, "read but not continued: shown again next time")
 
         let second = try rig.pickingApp(reason: "Second")
-        let single = "\(rig.single.title ?? ""), \(rig.single.summary ?? "")"
-        _ = try rig.drive(PickerRig.window(reason: "Second"), ["press:Continue", "press:\(single)", "press:Share", "gone"])
+        _ = try rig.drive(PickerRig.window(reason: "Second"), ["press:Continue", "press:\(rig.singleButton)", "press:Share", "gone"])
         let shared = try PickerRig.response(of: second)
         #expect(shared.code == 0 && shared.results.assets == [rig.single.id] && shared.results.moment == nil, "\(shared)")
 
         let third = try rig.pickingApp(reason: "Third")
-        _ = try rig.drive(PickerRig.window(reason: "Third"), ["press:\(single)", "press:Share", "gone"])
+        _ = try rig.drive(PickerRig.window(reason: "Third"), ["press:\(rig.singleButton)", "press:Share", "gone"])
         #expect(try PickerRig.response(of: third).results.assets == [rig.single.id], "no explanation the second time")
     }
 
@@ -88,8 +87,7 @@ import Glibc
         let first = try rig.pickingApp(reason: "Entry A")
         let second = try rig.pickingApp(reason: "Entry B")
         try waitUntil("two pickers run", timeout: .seconds(15)) { try rig.pickerProcesses().count == 2 }
-        let single = "\(rig.single.title ?? ""), \(rig.single.summary ?? "")"
-        _ = try rig.drive(PickerRig.window(reason: "Entry B"), ["press:Continue", "press:\(single)", "press:Share", "gone"])
+        _ = try rig.drive(PickerRig.window(reason: "Entry B"), ["press:Continue", "press:\(rig.singleButton)", "press:Share", "gone"])
         _ = try rig.drive(PickerRig.window(reason: "Entry A"), [
             "press:Continue", "press:\(rig.momentButton)", "toggle:\(PickerRig.checkBox(rig.album[0]))", "press:Share", "gone",
         ])
@@ -115,10 +113,9 @@ import Glibc
 
         let app = try sandbox.launch("/usr/bin/python3", arguments: [FlatpakSandbox.fixture("pick-app.py"), "pick", "From the sandbox"])
         try app.waitForOutput(containing: "handle ", in: .standardOutput, timeout: .seconds(15))
-        let single = "\(rig.single.title ?? ""), \(rig.single.summary ?? "")"
         _ = try rig.drive(PickerRig.window(reason: "From the sandbox"), [
             "press:Continue", "expect:Example Journal asks for music you listened to. It gets only what you share.",
-            "press:\(single)", "press:Share", "gone",
+            "press:\(rig.singleButton)", "press:Share", "gone",
         ])
         let (code, results) = try PickerRig.response(of: app)
         #expect(code == 0 && results.assets == [rig.single.id], "\(results)")

@@ -18,6 +18,8 @@ final class PickerRig: Sendable {
     /// The album's moment, and the accessible name of its button in the list: its title, then its line.
     let moment: Moment
     var momentButton: String { moment.title + ", " + (moment.summary ?? "") }
+    /// The accessible name of the single listen in *Recent*: its title, then its line.
+    var singleButton: String { (single.title ?? "") + ", " + (single.summary ?? "") }
 
     static let albumTitles = ["Angel", "Risingson", "Teardrop", "Inertia Creeps"]
 
