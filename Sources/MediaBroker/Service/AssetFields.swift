@@ -4,17 +4,15 @@ import AssetContract
 /// Where an asset's contract fields go: straight into a message (``VardictWriter``), or into a
 /// ``DBusValue`` dictionary (``MediaAsset/fields``). One list of fields serves both.
 protocol AssetFieldSink: ~Copyable {
-    mutating func add(_ key: AssetKey, _ value: AssetValue)
+    mutating func add(_ key: AssetKey, text: String)
+    mutating func add(_ key: AssetKey, texts: [String])
+    mutating func add(_ key: AssetKey, integer: Int64)
 }
 
 extension VardictWriter: AssetFieldSink {
-    mutating func add(_ key: AssetKey, _ value: AssetValue) {
-        switch value {
-        case .text(let text): add(key.rawValue, text)
-        case .texts(let texts): add(key.rawValue, texts)
-        case .integer(let number): add(key.rawValue, number)
-        }
-    }
+    mutating func add(_ key: AssetKey, text: String) { add(key.rawValue, text) }
+    mutating func add(_ key: AssetKey, texts: [String]) { add(key.rawValue, texts) }
+    mutating func add(_ key: AssetKey, integer: Int64) { add(key.rawValue, integer) }
 }
 
 extension MediaAsset {
@@ -23,32 +21,32 @@ extension MediaAsset {
     func writeFields<Sink: AssetFieldSink & ~Copyable>(to sink: inout Sink) {
         // `artist` joins the artists: once for its own key and the summary.
         let artist = artist
-        for key in AssetContract.orderedKeys {
-            if let value = contractValue(key, artist: artist) { sink.add(key, value) }
+        func text(_ key: AssetKey, _ value: String?) {
+            if let value, !value.isEmpty { sink.add(key, text: value) }
         }
-    }
-
-    /// The value of one contract key; `nil` when unknown. `artist` is ``artist``, worked out once.
-    func contractValue(_ key: AssetKey, artist: String?) -> AssetValue? {
-        func text(_ value: String?) -> AssetValue? { value.flatMap { $0.isEmpty ? nil : .text($0) } }
-        switch key {
-        case .album: return text(album)
-        case .appIcon: return text(appIcon)
-        case .appID: return .text(appID)
-        case .appName: return text(appName)
-        case .artist: return text(artist)
-        case .artists: return artists.isEmpty ? nil : .texts(artists)
-        case .artwork: return text(artwork)
-        case .artworkURL: return text(artworkURL)
-        case .ended: return .integer(ended)
-        case .id: return id.map(AssetValue.integer)
-        case .kind: return text(kind?.rawValue)
-        case .length: return length.map(AssetValue.integer)
-        case .listened: return .integer(listened)
-        case .source: return .text(source.rawValue)
-        case .started: return .integer(started)
-        case .summary: return .text(Self.summary(title: title, artist: artist, album: album))
-        case .title: return .text(title)
+        func integer(_ key: AssetKey, _ value: Int64?) {
+            if let value { sink.add(key, integer: value) }
+        }
+        for key in AssetContract.orderedKeys {
+            switch key {
+            case .album: text(key, album)
+            case .appIcon: text(key, appIcon)
+            case .appID: sink.add(key, text: appID)
+            case .appName: text(key, appName)
+            case .artist: text(key, artist)
+            case .artists: if !artists.isEmpty { sink.add(key, texts: artists) }
+            case .artwork: text(key, artwork)
+            case .artworkURL: text(key, artworkURL)
+            case .ended: integer(key, ended)
+            case .id: integer(key, id)
+            case .kind: text(key, kind?.rawValue)
+            case .length: integer(key, length)
+            case .listened: integer(key, listened)
+            case .source: sink.add(key, text: source.rawValue)
+            case .started: integer(key, started)
+            case .summary: sink.add(key, text: Self.summary(title: title, artist: artist, album: album))
+            case .title: sink.add(key, text: title)
+            }
         }
     }
 
@@ -86,13 +84,12 @@ private struct FieldEntries: AssetFieldSink {
 
     init() { entries.reserveCapacity(AssetContract.keys.count) }
 
-    mutating func add(_ key: AssetKey, _ value: AssetValue) {
-        let variant: DBusValue = switch value {
-        case .text(let text): .string(text)
-        case .texts(let texts): .strings(texts)
-        case .integer(let number): .int64(number)
-        }
-        entries.append(DBusValue.DictionaryEntry(key: .string(key.rawValue), value: .variant(variant)))
+    mutating func add(_ key: AssetKey, text: String) { add(key, .string(text)) }
+    mutating func add(_ key: AssetKey, texts: [String]) { add(key, .strings(texts)) }
+    mutating func add(_ key: AssetKey, integer: Int64) { add(key, .int64(integer)) }
+
+    private mutating func add(_ key: AssetKey, _ value: DBusValue) {
+        entries.append(DBusValue.DictionaryEntry(key: .string(key.rawValue), value: .variant(value)))
     }
 }
 
