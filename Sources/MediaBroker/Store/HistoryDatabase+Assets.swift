@@ -1,10 +1,10 @@
 /// Recording assets, idempotently.
 extension HistoryDatabase {
-    static let insertSQL = """
+    static let insertSQL = StatementText("""
         INSERT INTO assets(\(AssetColumns.list)) VALUES(\(AssetColumns.values))
         ON CONFLICT(app_id, started, title) DO NOTHING
-        """
-    static let existingIDSQL = "SELECT id FROM assets WHERE app_id = ?1 AND started = ?2 AND title = ?3"
+        """)
+    static let existingIDSQL = StatementText("SELECT id FROM assets WHERE app_id = ?1 AND started = ?2 AND title = ?3")
 
     /// Records one asset atomically: in its own transaction (on disk when this returns), or inside
     /// the store's group commit (on disk when that commits).
@@ -46,7 +46,7 @@ extension HistoryDatabase {
         }
         guard let existing else {
             // A conflict on the unique index with no row behind it: the index and table disagree.
-            throw SQLiteError(code: .corrupt, message: "assets_identity names a missing row", sql: Self.existingIDSQL)
+            throw SQLiteError(code: .corrupt, message: "assets_identity names a missing row", sql: Self.existingIDSQL.sql)
         }
         return InsertOutcome(id: existing, wasNew: false)
     }

@@ -1,13 +1,13 @@
 /// Listens in progress: a small table written at every checkpoint, read at start-up.
 extension HistoryDatabase {
-    static let saveOpenListenSQL = """
+    static let saveOpenListenSQL = StatementText("""
         INSERT INTO open_listens(key, \(AssetColumns.list), checkpointed)
         VALUES(?, \(AssetColumns.values), ?)
         ON CONFLICT(key) DO UPDATE SET
         \(AssetColumns.names.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")),
         checkpointed = excluded.checkpointed
-        """
-    static let deleteOpenListenSQL = "DELETE FROM open_listens WHERE key = ?1"
+        """)
+    static let deleteOpenListenSQL = StatementText("DELETE FROM open_listens WHERE key = ?1")
 
     /// Writes (or overwrites) the checkpoint of a listen in progress, in one statement: on disk when
     /// it returns, or when the enclosing group commit commits.

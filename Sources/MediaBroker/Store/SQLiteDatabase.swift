@@ -8,7 +8,7 @@ final class SQLiteDatabase {
     let handle: OpaquePointer
     /// The file name as given (`:memory:` for a private in-memory database).
     let path: String
-    private var statementCache: [String: Statement] = [:]
+    private var statementCache: [StatementText: Statement] = [:]
 
     /// Opens (and with `create`, creates) the database at `path`, with extended result codes on.
     ///
@@ -70,10 +70,14 @@ final class SQLiteDatabase {
     /// The cache is bounded: statements built from run-time shapes (one per number of excluded apps)
     /// could otherwise grow it without limit; past the bound it is simply emptied.
     func cachedStatement(_ sql: String) throws(SQLiteError) -> Statement {
-        if let statement = statementCache[sql] { return statement }
+        try cachedStatement(StatementText(sql))
+    }
+
+    func cachedStatement(_ text: StatementText) throws(SQLiteError) -> Statement {
+        if let statement = statementCache[text] { return statement }
         if statementCache.count >= Self.statementCacheLimit { statementCache.removeAll() }
-        let statement = try Statement(db: handle, sql: sql, persistent: true)
-        statementCache[sql] = statement
+        let statement = try Statement(db: handle, sql: text.sql, persistent: true)
+        statementCache[text] = statement
         return statement
     }
 
@@ -231,19 +235,24 @@ final class SQLiteDatabase {
         try configure(SQLITE_DBCONFIG_DEFENSIVE, enabled ? 1 : 0)
     }
 
-    /// Calls `handler` with `context` every `steps` virtual-machine steps of a running statement; a
-    /// handler answering non-zero interrupts it (`SQLITE_INTERRUPT`). `nil` removes the handler.
-    /// It runs on the thread running the statement.
-    ///
-    /// The corresponding SQLite call is `sqlite3_progress_handler`.
-    func setProgressHandler(
-        every steps: Int32, context: UnsafeMutableRawPointer?,
-        _ handler: (@convention(c) (UnsafeMutableRawPointer?) -> Int32)?
-    ) {
-        sqlite3_progress_handler(handle, steps, handler, context)
-    }
-
     private func configure(_ option: Int32, _ value: Int32) throws(SQLiteError) {
         try check(csqlite_db_config_flag(handle, option, value), db: handle)
     }
+}
+
+/// A statement's SQL as the statement cache's key, hashed once when made. The statements of every
+/// track change are kept as such keys (`HistoryDatabase.insertSQL`…), so the cache finds them
+/// without hashing their text again (the `bench/run` track_change row).
+struct StatementText: Hashable, Sendable {
+    let sql: String
+    private let textHash: Int
+
+    init(_ sql: String) {
+        self.sql = sql
+        textHash = sql.hashValue
+    }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(textHash) }
+
+    static func == (a: StatementText, b: StatementText) -> Bool { a.textHash == b.textHash && a.sql == b.sql }
 }

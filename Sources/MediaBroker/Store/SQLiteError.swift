@@ -24,7 +24,6 @@ public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let constraint = Code(rawValue: SQLITE_CONSTRAINT)
         public static let misuse = Code(rawValue: SQLITE_MISUSE)
         public static let notADatabase = Code(rawValue: SQLITE_NOTADB)
-        public static let interrupt = Code(rawValue: SQLITE_INTERRUPT)
 
         /// SQLite's English name for the code. The corresponding SQLite call is `sqlite3_errstr`.
         public var description: String { String(cString: sqlite3_errstr(rawValue)) + " (\(rawValue))" }
