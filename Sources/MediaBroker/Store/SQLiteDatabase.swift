@@ -64,15 +64,16 @@ final class SQLiteDatabase {
         try Statement(db: handle, sql: sql, persistent: false)
     }
 
-    /// The statement for `sql`, compiled on first use and kept for the life of the connection, for
-    /// the hot paths (insert, the common query shapes).
-    ///
-    /// The cache is bounded: statements built from run-time shapes (one per number of excluded apps)
-    /// could otherwise grow it without limit; past the bound it is simply emptied.
+    /// The statement for `sql`, compiled on first use and kept (see the `StatementText` overload).
     func cachedStatement(_ sql: String) throws(SQLiteError) -> Statement {
         try cachedStatement(StatementText(sql))
     }
 
+    /// The statement for `text`, compiled on first use and kept for the life of the connection, for
+    /// the hot paths (insert, the common query shapes).
+    ///
+    /// The cache is bounded: statements built from run-time shapes (one per number of excluded apps)
+    /// could otherwise grow it without limit; past the bound it is simply emptied.
     func cachedStatement(_ text: StatementText) throws(SQLiteError) -> Statement {
         if let statement = statementCache[text] { return statement }
         if statementCache.count >= Self.statementCacheLimit { statementCache.removeAll() }
