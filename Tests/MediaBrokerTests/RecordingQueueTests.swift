@@ -63,3 +63,12 @@ struct RecordingQueueTests {
         #expect(queue.stop().log == nil)
     }
 }
+
+extension RecordingQueue {
+    /// The steps for the store's answer, in order.
+    mutating func answered(_ result: Result<InsertOutcome, StoreError>, for record: Record) -> [Step] {
+        var steps: [Step] = []
+        answered(result, for: record) { steps.append($0) }
+        return steps
+    }
+}

@@ -66,7 +66,7 @@ public final class BrokerController: @unchecked Sendable {
     private func attempt(_ record: RecordingQueue.Record) {
         let answered: @Sendable (Result<InsertOutcome, StoreError>) -> Void = { [self] result in
             connection.loop.execute { [self] in
-                for step in recording.answered(result, for: record) { carryOut(step, for: record, result) }
+                recording.answered(result, for: record) { carryOut($0, for: record, result) }
             }
         }
         if let openKey = record.openKey {

@@ -1,6 +1,6 @@
 /// What becomes of an asset once the store answered: announced when it is new, kept and tried
-/// again when the disk refuses it for now (``RetryQueue``), reported otherwise. Pure: it returns
-/// the steps; the caller sends, arms and completes.
+/// again when the disk refuses it for now (``RetryQueue``), reported otherwise. Pure: it hands
+/// over the steps; the caller sends, arms and completes.
 struct RecordingQueue {
     /// An asset on its way to the store, and who waits for it (a `Donate` caller gets its id only
     /// for an asset on disk).
@@ -23,35 +23,33 @@ struct RecordingQueue {
 
     private(set) var retry = RetryQueue<Record>()
 
-    /// The store answered `result` for `record`.
-    mutating func answered(_ result: Result<InsertOutcome, StoreError>, for record: Record) -> [Step] {
-        var steps: [Step] = []
+    /// The store answered `result` for `record`: `carryOut` is handed each step, in order.
+    mutating func answered(_ result: Result<InsertOutcome, StoreError>, for record: Record, _ carryOut: (Step) -> Void) {
         switch result {
         case .success(let outcome):
             if outcome.wasNew {
                 var stored = record.asset
                 stored.id = outcome.id
-                steps.append(.announce(stored))
+                carryOut(.announce(stored))
             }
             if retry.stored() {
                 let waiting = retry.waiting.count
-                steps.append(.log(.info, "the history can be written again\(waiting == 0 ? "" : "; \(waiting) assets still waiting")"))
+                carryOut(.log(.info, "the history can be written again\(waiting == 0 ? "" : "; \(waiting) assets still waiting")"))
             }
         case .failure(let error) where error.isTransient:
             switch retry.refused(record) {
             case .dropped:
-                steps.append(.log(.error, "could not record \"\(record.asset.title)\" from \(record.asset.appID): \(error); \(retry.waiting.count) assets already wait in memory, so this one is dropped"))
+                carryOut(.log(.error, "could not record \"\(record.asset.title)\" from \(record.asset.appID): \(error); \(retry.waiting.count) assets already wait in memory, so this one is dropped"))
             case .kept:
-                return []
+                return
             case .keptArmTimer(let delay):
-                return [.log(.warning, "cannot write the history (\(error)); \(retry.waiting.count) assets kept in memory, retrying in \(delay.components.seconds) s"),
-                        .armRetry(after: delay)]
+                carryOut(.log(.warning, "cannot write the history (\(error)); \(retry.waiting.count) assets kept in memory, retrying in \(delay.components.seconds) s"))
+                return carryOut(.armRetry(after: delay))
             }
         case .failure(let error):
-            steps.append(.log(.error, "could not record a listen from \(record.asset.appID): \(error)"))
+            carryOut(.log(.error, "could not record a listen from \(record.asset.appID): \(error)"))
         }
-        steps.append(.complete)
-        return steps
+        carryOut(.complete)
     }
 
     /// The retry timer fired: the records to try again.
