@@ -182,6 +182,10 @@ public final class PlayerTracker: @unchecked Sendable {
                 guard case .success(let reply) = result, let owner = try? reply.first?.string() else { return }
                 feed(.ownerFound(name: name, owner: owner))
             }
+        case .listNames:
+            connection.callBus("ListNames", timeout: .seconds(5)) { [self] result in
+                feed(.onBus(names: try? result.get().first?.strings()))
+            }
         case .read(let ref, let read):
             self.read(read, of: ref)
         case .askProcessID(let ref):

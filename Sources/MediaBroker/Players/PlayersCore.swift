@@ -26,6 +26,8 @@ final class PlayersCore {
     /// Art bytes held across all players until their listens are written: beyond, new art is not
     /// kept (a flood of tracks with large art cannot grow the broker).
     static let maxPendingArtworkBytes = 32 << 20
+    /// Signals between two checks of who is on the bus (see ``countSignal()``).
+    static let signalsBetweenNameChecks = 1_000
 
     /// What happened, as the runtime tells it.
     enum Input {
@@ -37,6 +39,8 @@ final class PlayersCore {
         case nameOwnerChanged(name: String, old: String, new: String)
         case propertiesChanged(sender: String, path: ObjectPath?, body: MessageBody)
         case seeked(sender: String, path: ObjectPath?, position: Microseconds?)
+        /// `ListNames` answered the check the core asked for (`nil`: it failed).
+        case onBus(names: [String]?)
         /// A read the core asked for answered (the reply's arguments) or failed.
         case answered(PlayerRef, Read, Result<[DBusValue], BusError>)
         /// The bus daemon told the process id of the player's connection (`nil`: it did not).
@@ -54,6 +58,8 @@ final class PlayersCore {
     enum Action: Equatable {
         /// Ask the bus daemon who owns `name` (answer: ``Input/ownerFound(name:owner:)``).
         case lookUpOwner(String)
+        /// Ask the bus daemon for every name on the bus (answer: ``Input/onBus(names:)``).
+        case listNames
         /// Read the player (answer: ``Input/answered(_:_:_:)``).
         case read(PlayerRef, Read)
         /// Ask the bus daemon for the process id of the player's connection.
@@ -117,6 +123,8 @@ final class PlayersCore {
     private var generations = 0
     /// Whether the "too many players" line was logged since the count last dropped below the limit.
     private var loggedPlayerLimit = false
+    private var signalsSinceNameCheck = 0
+    private var checkingNames = false
     /// When the core began following the bus: no listen of a player met already playing is dated
     /// earlier (the previous run recorded what played before it stopped).
     private var startedAt: Microseconds = .max
@@ -175,15 +183,24 @@ final class PlayersCore {
         case .nameOwnerChanged(let name, let old, let new):
             if !stopped, Self.isPlayerName(name) { nameOwnerChanged(name, from: old, to: new) }
         case .propertiesChanged(let sender, let path, let body):
+            countSignal()
             propertiesChanged(from: sender, path: path, body)
         case .seeked(let sender, let path, let position):
+            countSignal()
             guard !stopped, let player = players[sender], path == Self.mprisPath, let position else { break }
             if logsPlayerEvents { log(.debug, "\(player.uniqueName) seeked to \(position) µs\(sinceMet(player))") }
             handle(.seeked(position: position), for: player)
+        case .onBus(let names):
+            checkingNames = false
+            if !stopped, let names { reconcile(onBus: Set(names)) }
         case .answered(let ref, let read, let result):
             guard let player = followed(ref) else { break }
             forgetLastSignal(of: player)
-            answered(read, result, for: player)
+            if case .failure(let error) = result, error.name == .serviceUnknown || error.name == .nameHasNoOwner {
+                connectionGone(player)
+            } else {
+                answered(read, result, for: player)
+            }
         case .processID(let ref, let pid):
             guard let player = followed(ref) else { break }
             if player.identity.processID == nil { player.identity.processID = .some(pid) }
@@ -294,6 +311,37 @@ final class PlayersCore {
         pendingArtworkBytes -= player.art.pendingBytes
         players[player.uniqueName] = nil
         if players.count < Self.maxPlayers { loggedPlayerLimit = false }
+    }
+
+    /// A read found no connection under the player's unique name: it is gone, for good (a unique
+    /// name is never given again), though its `NameOwnerChanged` has not come — it may have been
+    /// dropped (see ``countSignal()``).
+    private func connectionGone(_ player: FollowedPlayer) {
+        log(.info, "\(player.uniqueName) is no longer on the bus")
+        for name in player.busNames { nameOwnerChanged(name, from: player.uniqueName, to: "") }
+    }
+
+    /// The bus daemon drops what it cannot queue for a connection that falls behind, and a
+    /// `NameOwnerChanged` dropped so would leave a player that left followed, and "playing", for
+    /// good. So while signals pour in, the core asks now and then who is on the bus. A message is
+    /// dropped only when the queue to the broker is full, thousands of signals deep: a check asked
+    /// while the broker reads them is asked after the drop, and answered behind them.
+    private func countSignal() {
+        signalsSinceNameCheck += 1
+        guard signalsSinceNameCheck >= Self.signalsBetweenNameChecks, !checkingNames, !stopped else { return }
+        signalsSinceNameCheck = 0
+        checkingNames = true
+        actions.append(.listNames)
+    }
+
+    /// A name the core follows that the bus no longer has left unannounced; a player name the core
+    /// has not met is looked up, as at the start.
+    private func reconcile(onBus names: Set<String>) {
+        for (name, owner) in owners where !names.contains(name) {
+            log(.info, "\(name) (\(owner)) left the bus unannounced")
+            nameOwnerChanged(name, from: owner, to: "")
+        }
+        for name in names where Self.isPlayerName(name) && owners[name] == nil { actions.append(.lookUpOwner(name)) }
     }
 
     private func stop() {
