@@ -174,6 +174,22 @@ struct ListeningTrackTests {
         #expect(!PlayerListening.goesBack(to: 2_000_000, from: 2_100_000))
     }
 
+    @Test("a player stalled at a position it keeps telling, then telling a little more, begins nothing (Chromium buffering)")
+    func stalledWhilePlaying() {
+        var player = ScriptedPlayer(rule: .minimum(seconds: 2), timers: true)
+        player.play(track(length: 30 * second), at: 0)
+        for time in stride(from: 0.2, through: 2.6, by: 0.4) { player.send(.seeked(position: 34_000), at: time) }
+        player.send(.seeked(position: 131_000), at: 2.8)
+        player.send(.playbackStatus(.stopped), at: 10)
+        #expect(player.recorded == [Recorded("Song", started: 0, ended: 10, listened: 10)])
+        // A short track looping, its position told at each loop, still restarts at its end.
+        var looping = ScriptedPlayer(rule: .minimum(seconds: 2), timers: true)
+        looping.play(track(length: 3 * second), at: 0)
+        looping.send(.seeked(position: 0), at: 3)
+        looping.send(.seeked(position: 0), at: 6)
+        #expect(looping.recorded.count == 2)
+    }
+
     @Test("quirk 22: a repeated Seeked(0) right after a loop starts nothing more")
     func quirk22DuplicateSeek() {
         var player = ScriptedPlayer(timers: true)

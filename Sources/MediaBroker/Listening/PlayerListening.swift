@@ -30,7 +30,9 @@
 ///   within ``fillInWindow`` of heard time after untitled metadata completes it; later, it is a new
 ///   track. `PlaybackStatus` not re-sent on a track change keeps the last one (quirk 10).
 /// - A `Seeked` to within ``loopRestartWindow`` of the start after a qualifying listen ends that
-///   listen and starts a new one of the same track (repeat-one, quirk 22). A player that loops
+///   listen and starts a new one of the same track (repeat-one, quirk 22) — unless it is at or past
+///   the position told within ``stallWindow`` and the track had not reached its end: a player
+///   catching up after a stall (Chromium buffering) has not gone back. A player that loops
 ///   without any signal at all cannot be told from one that keeps playing: that is one listen whose
 ///   `listened` covers every loop — counted, never double counted.
 /// - An advert or excluded item is never recorded; if that is learnt after the listen was opened
@@ -46,6 +48,10 @@ public struct PlayerListening: Sendable {
     /// never told) by this much (1 s), or by half of that when less was heard: a `Seeked` telling
     /// where the player already is (Chromium tells it so now and then) starts nothing.
     public static let restartDistance: Microseconds = 1_000_000
+    /// A `Seeked` at or past the position told within this long (5 s) is a player catching up after
+    /// a stall — Chromium buffering repeats where it is while Playing — unless the track had
+    /// reached its end: a loop.
+    public static let stallWindow: Microseconds = 5_000_000
     /// How much may be heard of untitled metadata before a title that completes it counts as a new
     /// track instead (2 s: players fill in within a few hundred ms).
     public static let fillInWindow: Microseconds = 2_000_000
@@ -76,9 +82,10 @@ public struct PlayerListening: Sendable {
 
     /// The play-through in progress: from the first moment Playing with a track to its end.
     private var play: Play?
-    /// Where the track was when last told (`Seeked`, `Position`), and when; `nil` when unknown
-    /// (a new track, or nothing told yet).
-    private var position: (value: Microseconds, at: Microseconds)?
+    /// Where the track was when last told (`Seeked`, `Position`), or worked out at a change of
+    /// state, and when; `nil` when unknown (a new track, or nothing told yet).
+    private var position: ToldPosition?
+    typealias ToldPosition = (value: Microseconds, at: Microseconds)
     /// Numbers this player's listens, so keys stay unique even at the same microsecond.
     private var serial: UInt64 = 0
 
@@ -230,9 +237,9 @@ public struct PlayerListening: Sendable {
             rate = new
         case .seeked(let position):
             advance(to: now)
-            let was = currentPosition(at: now)
+            let was = currentPosition(at: now), lastTold = self.position
             told(position: position, at: now)
-            restartIfLooped(position: position, was: was, at: now, &effects)
+            restartIfLooped(position: position, was: was, lastTold: lastTold, at: now, &effects)
             endIfPausedAtTrackEnd(at: now, &effects)
         case .position(let position):
             advance(to: now)
@@ -345,14 +352,24 @@ public struct PlayerListening: Sendable {
         }
     }
 
-    private mutating func restartIfLooped(position: Microseconds, was: Microseconds?, at now: Microseconds,
-                                          _ effects: inout [ListenEffect]) {
+    private mutating func restartIfLooped(position: Microseconds, was: Microseconds?, lastTold: ToldPosition?,
+                                          at now: Microseconds, _ effects: inout [ListenEffect]) {
         guard let current = play, (0...Self.loopRestartWindow).contains(position),
             rule.qualifies(listened: current.listen.listened, length: current.listen.length),
-            Self.goesBack(to: position, from: max(was ?? 0, current.listen.listened))
+            Self.goesBack(to: position, from: max(was ?? 0, current.listen.listened)),
+            !Self.isStalled(position: position, lastTold: lastTold, was: was, length: current.listen.length ?? metadata?.length, at: now)
         else { return }
         end(&effects)
         if status == .playing { begin(current.listen.metadata, at: now, &effects) }
+    }
+
+    /// Whether a `Seeked` to `position` only says the player moved on less than its clock did: at or
+    /// past where it said it was a moment ago, short of the track's end (see ``stallWindow``).
+    static func isStalled(position: Microseconds, lastTold: ToldPosition?, was: Microseconds?,
+                          length: Microseconds?, at now: Microseconds) -> Bool {
+        guard let lastTold, position >= lastTold.value, Clock.elapsed(from: lastTold.at, to: now) <= stallWindow else { return false }
+        guard let length, let was else { return true }
+        return was < Clock.add(length, -endOfTrackWindow)
     }
 
     /// Whether a `Seeked` to `position` went back from `reference` (see ``restartDistance``).
