@@ -322,10 +322,10 @@ final class PlayersCore {
     }
 
     /// The bus daemon drops what it cannot queue for a connection that falls behind, and a
-    /// `NameOwnerChanged` dropped so would leave a player that left followed, and "playing", for
-    /// good. So while signals pour in, the core asks now and then who is on the bus. A message is
-    /// dropped only when the queue to the broker is full, thousands of signals deep: a check asked
-    /// while the broker reads them is asked after the drop, and answered behind them.
+    /// `NameOwnerChanged` dropped so would leave a player that left followed, and "playing", until
+    /// it is next read. So while signals pour in, the core asks now and then who is on the bus. A
+    /// message is dropped only when the queue to the broker is full, thousands of signals deep: a
+    /// check asked while the broker reads them is asked after the drop, and answered behind them.
     private func countSignal() {
         signalsSinceNameCheck += 1
         guard signalsSinceNameCheck >= Self.signalsBetweenNameChecks, !checkingNames, !stopped else { return }
