@@ -9,12 +9,22 @@ struct AskerBanner: View {
 
     init(request: PickerRequest) {
         let icon = request.appIcon.map { Image(file: $0, size: 32) } ?? Image(icon: "application-x-executable", size: 32)
-        let asks = Label("\(request.appName) asks for music you listened to. It gets only what you share.", wraps: true)
+        let asker = request.askerName
+        let asks = Label("\(asker) asks for music you listened to. It gets only what you share.", wraps: true)
         let text = Box(.vertical, spacing: 2, [asks.styleClass("heading")])
         if let reason = request.reason, !reason.isEmpty {
-            text.append(Label("“\(reason)” — \(request.appName)", wraps: true).styleClass("dim-label"))
+            text.append(Label("“\(reason)” — \(asker)", wraps: true).styleClass("dim-label"))
         }
-        widget = Box(.horizontal, spacing: 12, [icon.accessibleLabel("\(request.appName) icon"), text.expand(horizontally: true)])
+        widget = Box(.horizontal, spacing: 12, [icon.accessibleLabel("\(asker) icon"), text.expand(horizontally: true)])
             .margin(12).widget
     }
+}
+
+extension PickerRequest {
+    /// The asking app as the person reads it at the start of a sentence: its name, or a plain
+    /// wording when the broker could not tell which app asks — never an interpreter's name.
+    var askerName: String { appName ?? "An app on this computer" }
+
+    /// The picker window's title.
+    var windowTitle: String { appName.map { "Share Listening with \($0)" } ?? "Share Listening" }
 }

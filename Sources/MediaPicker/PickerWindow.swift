@@ -35,7 +35,7 @@ public final class PickerWindow {
         self.content = content
         self.selection = PickSelection(multiple: request.multiple)
         self.finish = finish
-        window = Window(application: application, title: "Share Listening with \(request.appName)", width: 960, height: 640)
+        window = Window(application: application, title: request.windowTitle, width: 960, height: 640)
         build(introduce: introduce)
     }
 
@@ -70,7 +70,7 @@ public final class PickerWindow {
             let cancelIntroduction = Button("Cancel") { [unowned self] in answer(.cancelled) }
             let introductionHeader = HeaderBar(title: Label("Share Listening").styleClass("title"), showsCloseButton: false)
             introductionHeader.start(cancelIntroduction)
-            let introduction = Box(.vertical, spacing: 0, [introductionHeader, AskerBanner(request: request), Introduction.page(appName: request.appName) { [unowned self] in
+            let introduction = Box(.vertical, spacing: 0, [introductionHeader, AskerBanner(request: request), Introduction.page(appName: request.askerName) { [unowned self] in
                 introduced?()
                 show(page)
             }])

@@ -3,8 +3,9 @@
 public struct PickerRequest: Sendable, Equatable {
     /// The asking app's id (a Flatpak app id, or the desktop-file id of a host program), when known.
     public var appID: String?
-    /// The name the person knows the app by, from its desktop file.
-    public var appName: String
+    /// The name the person knows the app by, from its desktop file; nil when the broker could not
+    /// tell which app asks (a script run by an interpreter): the picker then words it plainly.
+    public var appName: String?
     /// The app's icon file, from its desktop file.
     public var appIcon: String?
     /// The app's own line ("Add music to today's entry").
@@ -19,7 +20,7 @@ public struct PickerRequest: Sendable, Equatable {
     /// The D-Bus address of the bus the broker serves on, where the picker reads the history.
     public var busAddress: String
 
-    public init(appID: String?, appName: String, appIcon: String?, reason: String?, since: Int64, until: Int64,
+    public init(appID: String?, appName: String?, appIcon: String?, reason: String?, since: Int64, until: Int64,
                 multiple: Bool, parentWindow: String, busAddress: String) {
         self.appID = appID
         self.appName = appName
@@ -35,7 +36,7 @@ public struct PickerRequest: Sendable, Equatable {
     public var text: ChannelText {
         var text = ChannelText()
         if let appID { text.add("app_id", appID) }
-        text.add("app_name", appName)
+        if let appName { text.add("app_name", appName) }
         if let appIcon { text.add("app_icon", appIcon) }
         if let reason { text.add("reason", reason) }
         text.add("since", String(since))
@@ -47,11 +48,11 @@ public struct PickerRequest: Sendable, Equatable {
     }
 
     public init(_ text: ChannelText) throws(ChannelError) {
-        guard let appName = text.value("app_name"), let since = text.value("since").flatMap({ Int64($0) }),
+        guard let since = text.value("since").flatMap({ Int64($0) }),
               let until = text.value("until").flatMap({ Int64($0) }), let busAddress = text.value("bus_address") else {
-            throw .malformed("a request without its app name, span or bus address")
+            throw .malformed("a request without its span or bus address")
         }
-        self.init(appID: text.value("app_id"), appName: appName, appIcon: text.value("app_icon"), reason: text.value("reason"),
+        self.init(appID: text.value("app_id"), appName: text.value("app_name"), appIcon: text.value("app_icon"), reason: text.value("reason"),
                   since: since, until: until, multiple: text.value("multiple") != "false",
                   parentWindow: text.value("parent_window") ?? "", busAddress: busAddress)
     }

@@ -23,8 +23,9 @@ final class PickerRig: Sendable {
 
     static let albumTitles = ["Angel", "Risingson", "Teardrop", "Inertia Creeps"]
 
-    /// The title of every picker window starts so; the app's name follows.
-    static let pickerTitle = "Share Listening with "
+    /// The title of every picker window starts so; "with" and the app's name follow when the broker
+    /// could name the app.
+    static let pickerTitle = "Share Listening"
 
     /// - Parameter applications: desktop files the broker can name apps by (`XDG_DATA_HOME`).
     init(applications: TemporaryDirectory? = nil) async throws {
@@ -57,10 +58,13 @@ final class PickerRig: Sendable {
         self.moment = moment
     }
 
-    /// `pick-app.py pick` on the host, waiting until it has its request's handle.
-    func pickingApp(reason: String, parentWindow: String = "") throws -> ChildProcess {
+    /// `pick-app.py pick` on the host (owning the well-known name `owning`, if given), waiting until
+    /// it has its request's handle.
+    func pickingApp(reason: String, parentWindow: String = "", owning name: String? = nil) throws -> ChildProcess {
+        var environment = bus.environment
+        if let name { environment["PICK_APP_OWNS"] = name }
         let app = try ChildProcess.launch("/usr/bin/python3", arguments: [FlatpakSandbox.fixture("pick-app.py"), "pick", reason, parentWindow],
-                                          environment: bus.environment)
+                                          environment: environment)
         try app.waitForOutput(containing: "handle /org/mediabroker/MediaBroker1/request/", in: .standardOutput, timeout: .seconds(15))
         return app
     }

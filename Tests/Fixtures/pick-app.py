@@ -8,8 +8,12 @@
                               it call Close() on the request; it then prints "closed" and keeps
                               listening (for a Response that must not come) until SIGTERM.
   pick-app.py recent          calls RecentMedia; prints "ok COUNT" or "refused ERROR"
+
+With PICK_APP_OWNS=NAME in its environment it first owns the well-known name NAME, as a
+GApplication owns its app id.
 """
 import json
+import os
 import signal
 import sys
 
@@ -20,6 +24,8 @@ from gi.repository import GLib
 BROKER = "org.mediabroker.MediaBroker1"
 DBusGMainLoop(set_as_default=True)
 bus = dbus.SessionBus()
+if os.environ.get("PICK_APP_OWNS"):
+    bus.request_name(os.environ["PICK_APP_OWNS"], dbus.bus.NAME_FLAG_DO_NOT_QUEUE)
 broker = dbus.Interface(bus.get_object(BROKER, "/org/mediabroker/MediaBroker1", introspect=False), BROKER)
 
 

@@ -34,7 +34,15 @@ import Glibc
         #expect(throws: ChannelError.self) { try PickerAnswer(ChannelText(decoding: Array(text.utf8))) }
     }
 
-    @Test("a request without its app name, span or bus is refused")
+    @Test("an app the broker could not name travels as no name, and comes back so (issue 31)")
+    func namelessRequestRoundTrips() throws {
+        var nameless = Self.request
+        nameless.appID = nil
+        nameless.appName = nil
+        #expect(try PickerRequest(ChannelText(decoding: nameless.text.encoded)) == nameless)
+    }
+
+    @Test("a request without its span or bus is refused")
     func incompleteRequest() throws {
         var text = ChannelText()
         text.add("app_name", "Journal")

@@ -10,16 +10,17 @@ internal import Glibc
 ///    installed (snapd puts it in `/var/lib/snapd/desktop/applications`), else the snap's name.
 /// 2. **`DesktopEntry`**, when a desktop file with exactly that id is installed (a trailing
 ///    `.desktop` is dropped first; an empty value counts as absent).
-/// 3. **A match among installed desktop files**, for the clues `DesktopEntry`, the bus-name stem,
-///    then the file name of the process's executable (`/proc/PID/exe`: `firefox-esr` for a Firefox
-///    that has not told its `DesktopEntry` yet), trying for every clue one kind of match before the
-///    next: the id ignoring case; the last
-///    component of a reverse-DNS id (`org.videolan.VLC` for `vlc`); the component before the last
-///    when only one id has it (`com.spotify.Client` for `spotify`); `StartupWMClass` ignoring
-///    case; then `Name` (untranslated or localized) ignoring case, against `Identity` first and
-///    then the two clues. Several matches of one kind: the one shown in menus, then the earliest by
-///    desktop-file precedence.
-/// 4. **The bus-name stem** without instance suffix: `org.mpris.MediaPlayer2.vlc.instance7389`,
+/// 3. **A match among installed desktop files** for the player's own words, `DesktopEntry` and the
+///    bus-name stem, trying for both clues one kind of match before the next: the id ignoring case;
+///    the last component of a reverse-DNS id (`org.videolan.VLC` for `vlc`); the component before
+///    the last when only one id has it (`com.spotify.Client` for `spotify`); `StartupWMClass`
+///    ignoring case; then `Name` (untranslated or localized) ignoring case, against `Identity` first
+///    and then the two clues. Several matches of one kind: the one shown in menus, then the
+///    earliest by desktop-file precedence.
+/// 4. **The executable's file name** (`/proc/PID/exe`: `firefox-esr` for a Firefox that has not
+///    told its `DesktopEntry` yet), by the same kinds of match, only when rule 3 found nothing, and
+///    never when it is an interpreter or runtime (``Interpreter``): a Python player is not Python.
+/// 5. **The bus-name stem** without instance suffix: `org.mpris.MediaPlayer2.vlc.instance7389`,
 ///    `firefox.instance_1_66`, `chromium.instance6013` → `vlc`, `firefox`, `chromium`.
 ///
 /// `appName` is the matched desktop file's `Name` in the user's locale, else `Identity`.
@@ -138,6 +139,44 @@ public final class AppResolver: @unchecked Sendable {
         if !submitted { completion(identity(forAppID: appID)) }
     }
 
+    // MARK: Who asks
+
+    /// The names among `busNames` that are the id of an installed desktop file: the well-known names
+    /// an app may own as its id (GApplication and KDE apps own theirs). Blocks like `resolve(_:)`.
+    public func installedAppIDs(among busNames: [String]) -> [String] {
+        withFreshSnapshot { snapshot in busNames.filter { snapshot.desktopFiles.item(forID: $0) != nil } }
+    }
+
+    /// `installedAppIDs(among:)` on the resolver's own thread.
+    public func installedAppIDs(among busNames: [String], completion: @escaping @Sendable ([String]) -> Void) {
+        let submitted = worker.submit { completion(self.installedAppIDs(among: busNames)) }
+        if !submitted { completion(installedAppIDs(among: busNames)) }
+    }
+
+    /// The app a process on the host asks as, for the words the person reads: the desktop file of
+    /// `ownedAppID` (a well-known name the caller owns that is an installed desktop-file id); else
+    /// the desktop file its executable's name matches, or with none that name alone; nil when the
+    /// executable is an interpreter (a Python app is not "Python") or cannot be read.
+    public func asker(ownedAppID: String?, processID: UInt32?) -> AppIdentity? {
+        if let ownedAppID, Sandbox.isAppID(ownedAppID) {
+            let known = identity(forAppID: ownedAppID)
+            if known.appName != nil { return known }
+        }
+        guard let executable = processID.flatMap({ Self.executableName(processID: $0, procRoot: procRoot) }),
+              !Interpreter.isInterpreter(executable) else { return nil }
+        return withFreshSnapshot { snapshot in
+            let item = Self.match(among: snapshot.desktopFiles, clues: [executable], names: [executable])
+            return AppIdentity(appID: item?.id ?? executable, appName: item.flatMap { name(of: $0) } ?? executable,
+                               appIcon: icon(item?.entry.icon ?? executable, in: snapshot), source: .desktopFileMatch)
+        }
+    }
+
+    /// `asker(ownedAppID:processID:)` on the resolver's own thread.
+    public func asker(ownedAppID: String?, processID: UInt32?, completion: @escaping @Sendable (AppIdentity?) -> Void) {
+        let submitted = worker.submit { completion(self.asker(ownedAppID: ownedAppID, processID: processID)) }
+        if !submitted { completion(asker(ownedAppID: ownedAppID, processID: processID)) }
+    }
+
     /// The icon file for an `Icon=` value, by the same rules and cache as the other lookups.
     public func iconPath(forIcon icon: String) -> String? {
         withFreshSnapshot { self.icon(icon, in: $0) }
@@ -165,17 +204,29 @@ public final class AppResolver: @unchecked Sendable {
         if let desktopEntry = key.desktopEntry, let item = index.item(forID: desktopEntry) {
             return identity(item.id, item, key, .desktopEntry, in: snapshot)
         }
-        var clues: [String] = []
-        for clue in [key.desktopEntry, key.stem, key.executable].compactMap({ $0 }) where !clues.contains(clue) { clues.append(clue) }
-        for kind in [DesktopFileIndex.MatchKind.id, .reverseDNSName, .reverseDNSOwner, .startupWMClass] {
-            for clue in clues {
-                if let item = index.match(clue, by: kind) { return identity(item.id, item, key, .desktopFileMatch, in: snapshot) }
-            }
+        let ownWords = [key.desktopEntry, key.stem].compactMap { $0 }
+        if let item = Self.match(among: index, clues: ownWords, names: [key.identity].compactMap { $0 } + ownWords) {
+            return identity(item.id, item, key, .desktopFileMatch, in: snapshot)
         }
-        for clue in [key.identity].compactMap({ $0 }) + clues {
-            if let item = index.match(clue, by: .name) { return identity(item.id, item, key, .desktopFileMatch, in: snapshot) }
+        if let executable = key.executable, !Interpreter.isInterpreter(executable),
+           let item = Self.match(among: index, clues: [executable], names: [executable]) {
+            return identity(item.id, item, key, .desktopFileMatch, in: snapshot)
         }
         return identity(key.stem, nil, key, .busName, in: snapshot)
+    }
+
+    /// The desktop file that `clues` match by the strongest kind of match, trying every clue for one
+    /// kind before the next; `names` are tried last, against `Name`.
+    private static func match(among index: DesktopFileIndex, clues: [String], names: [String]) -> DesktopFileIndex.Item? {
+        for kind in [DesktopFileIndex.MatchKind.id, .reverseDNSName, .reverseDNSOwner, .startupWMClass] {
+            for clue in clues {
+                if let item = index.match(clue, by: kind) { return item }
+            }
+        }
+        for name in names {
+            if let item = index.match(name, by: .name) { return item }
+        }
+        return nil
     }
 
     private func identity(

@@ -69,25 +69,11 @@ final class PickRequests: @unchecked Sendable {
         })
         call.reply([.objectPath(path)])
         let reader = controller.gate.reader(of: caller)
-        describe(caller, reader: reader) { [unowned self] appID, name, icon in
-            let request = PickerRequest(appID: appID, appName: name, appIcon: icon, reason: options.reason, since: options.since,
-                                        until: options.until, multiple: options.multiple, parentWindow: options.parentWindow,
-                                        busAddress: busAddress)
+        AskerLookup(connection: connection, resolver: controller.resolver).describe(caller, reader: reader) { [unowned self] asker in
+            let request = PickerRequest(appID: asker?.appID, appName: asker?.appName, appIcon: asker?.appIcon, reason: options.reason,
+                                        since: options.since, until: options.until, multiple: options.multiple,
+                                        parentWindow: options.parentWindow, busAddress: busAddress)
             start(request, for: caller, path: path)
-        }
-    }
-
-    /// The asking app's id, name and icon, from its desktop file: by its Flatpak or snap id when
-    /// sandboxed, else from its process.
-    private func describe(_ caller: String, reader: Reader, then: @escaping @Sendable (String?, String, String?) -> Void) {
-        let loop = connection.loop, resolver = controller.resolver
-        let described: @Sendable (AppIdentity) -> Void = { identity in
-            loop.execute { then(identity.appID, identity.appName ?? identity.appID, identity.appIcon) }
-        }
-        if let appID = reader.appID { return resolver.identity(forAppID: appID, completion: described) }
-        connection.callBus("GetConnectionUnixProcessID", [.string(caller)], timeout: .seconds(5)) { result in
-            let pid = try? result.get().first?.integer(as: UInt32.self)
-            resolver.resolve(PlayerClues(busName: caller, processID: pid), completion: described)
         }
     }
 
