@@ -87,6 +87,7 @@ public final class ChildProcess: Sendable, CustomStringConvertible {
     ) throws -> ChildProcess {
         let environment = baseEnvironment.merging(environment) { $1 }
         let path = try resolve(executable, searchPath: environment["PATH"] ?? "")
+        try requireListed(path)
 
         // O_CLOEXEC: a child launched by another thread at the same moment must not inherit the
         // write ends, or our readers would never see end-of-file.
@@ -268,6 +269,20 @@ public final class ChildProcess: Sendable, CustomStringConvertible {
         }
         throw TestSupportError(
             "\(executable) not found on PATH (\(searchPath)); scripts/test installs the packages tests need (scripts/lib/deps.sh)")
+    }
+
+    /// The system programs scripts/lib/needs.tsv lists, read once.
+    private static let listedPrograms: Set<String>? = try? NeededPrograms.inSourceTree().programs
+
+    /// A system program no list names would pass here and fail on a fresh machine: refuse it.
+    private static func requireListed(_ path: String) throws {
+        guard NeededPrograms.isSystemProgram(path) else { return }
+        guard let listed = listedPrograms else { throw TestSupportError("cannot read \(NeededPrograms.relativePath)") }
+        let name = (path as NSString).lastPathComponent
+        guard listed.contains(name) else {
+            throw TestSupportError("\(path) is not listed in \(NeededPrograms.relativePath): add it with the package that provides it "
+                + "(dpkg -S \(path)), and that package to scripts/lib/deps.sh")
+        }
     }
 
     private static func posixError(_ call: String) -> TestSupportError {

@@ -30,12 +30,18 @@ MB_TEST_PACKAGES=(mpv mpv-mpris vlc-bin vlc-plugin-base sox libsox-fmt-all ffmpe
     # The picker's windows driven as a person would (issue 21): the accessibility bus
     # (at-spi2-core's at-spi-bus-launcher), its Python client (python3-pyatspi), xdotool to give a
     # window the pointer and keyboard, and xev/xprop (x11-utils) for a parent window and its hints.
-    at-spi2-core python3-pyatspi xdotool x11-utils)
+    at-spi2-core python3-pyatspi xdotool x11-utils
+    # Programs the tests run themselves, named although other packages here bring them today:
+    # pactl (the null sink), journalctl and systemd-cat (logging), gdbus-codegen (the C example).
+    pulseaudio-utils systemd libglib2.0-dev-bin)
 # What scripts/package-check needs to build the Debian package and check it, beyond the build's
 # own packages (debian/control's Build-Depends are MB_BUILD_PACKAGES and debhelper): debhelper
 # (dh, compat 13), dpkg-dev (dpkg-buildpackage, dpkg-parsechangelog) and lintian. No fakeroot:
 # debian/control says Rules-Requires-Root: no.
 MB_PACKAGING_PACKAGES=(debhelper dpkg-dev lintian)
+# What scripts/reliability needs beyond the tests' packages: valgrind, for the broker's peak memory
+# (massif) and its leaks (memcheck).
+MB_RELIABILITY_PACKAGES=(valgrind)
 # What bench/run needs beyond building and running: a C compiler for its programs, the sqlite3 shell
 # that fills the stores, playerctl (playerctld, playerctl) and busctl as baselines, python3 for the
 # report, valgrind for profiling a miss.
