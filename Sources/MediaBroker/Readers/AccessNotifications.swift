@@ -88,8 +88,8 @@ final class AccessNotifications: @unchecked Sendable {
     }
 
     private func show(_ appID: String, name: String, icon: String?, reason: String?) {
-        let body = (reason.map { "“\($0)”\n" } ?? "")
-            + "\(name) asks to see what you listened to, and to hear of what you listen to next. "
+        let body = (reason.map { "“\(NotificationMarkup.escaped($0))”\n" } ?? "")
+            + "\(NotificationMarkup.escaped(name)) asks to see what you listened to, and to hear of what you listen to next. "
             + "You can change your mind with broker-ctl."
         let arguments: [DBusValue] = [
             .string("Media Broker"), .uint32(0), .string(icon ?? ""), .string("Let \(name) see your listening?"), .string(body),
