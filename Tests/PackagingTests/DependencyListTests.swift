@@ -8,7 +8,9 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("deps.sh names every package the tests, fixtures, scripts and build use")
+// Serialized: the facts are gathered once, by the first test, with blocking calls to dpkg that
+// would otherwise hold several of the test pool's threads at once.
+@Suite("deps.sh names every package the tests, fixtures, scripts and build use", .serialized)
 struct DependencyListTests {
     /// deps.sh's lists, read by bash itself.
     static func lists() throws -> [String: [String]] {
@@ -52,10 +54,44 @@ struct DependencyListTests {
         return UsedPrograms.systemFolders.map { $0 + "/" + name }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    /// Everything wrong with `needs` against the code (`used`), deps.sh's `lists` and this system.
-    static func problems(needs: NeededPrograms, used: UsedPrograms, lists: [String: [String]], installed: InstalledPackages) throws -> [String] {
+    /// What these tests ask of the tree and of dpkg, asked once: reading every package and asking
+    /// dpkg about every file takes seconds, and the tests only vary the lists.
+    struct Facts: Sendable {
+        let used: UsedPrograms
+        let needs: NeededPrograms
+        let lists: [String: [String]]
+        let installed: InstalledPackages
+        let base: Set<String>
+        /// Where python3 finds each module used or listed ("stdlib" for its own library).
+        let modules: [String: String]
+        /// The package owning each listed program's or module's file.
+        let owners: [String: String]
+
+        init() throws {
+            used = try UsedPrograms(root: SourceTree.root)
+            needs = try NeededPrograms.inSourceTree()
+            lists = try DependencyListTests.lists()
+            installed = try InstalledPackages()
+            base = installed.base
+            let listedModules = needs.entries.filter { $0.kind == .python }.map(\.name)
+            let modules = try DependencyListTests.pythonLocations(Array(Set(used.modules.keys).union(listedModules)).sorted())
+            self.modules = modules
+            owners = try InstalledPackages.owners(of: needs.entries.compactMap { DependencyListTests.path(of: $0, modules: modules) })
+        }
+    }
+
+    static let facts = Result { try Facts() }
+
+    /// The file of a listed program or module on this system, if it is installed.
+    static func path(of entry: NeededPrograms.Entry, modules: [String: String]) -> String? {
+        entry.kind == .program ? location(ofProgram: entry.name) : modules[entry.name].flatMap { $0.isEmpty || $0 == "stdlib" ? nil : $0 }
+    }
+
+    /// Everything wrong with `needs` against the code, deps.sh's `lists` and this system.
+    static func problems(needs: NeededPrograms, lists: [String: [String]], facts: Facts) throws -> [String] {
         var problems: [String] = []
-        let stdlib = try pythonLocations(used.modules.keys.sorted()).filter { $0.value == "stdlib" }.keys
+        let used = facts.used
+        let stdlib = Set(facts.modules.filter { $0.value == "stdlib" }.keys)
         let usedEntries: [(NeededPrograms.Kind, String, Set<String>)] =
             used.programs.map { (.program, ($0.key as NSString).lastPathComponent, $0.value) }
             + used.modules.filter { !stdlib.contains($0.key) }.map { (.python, $0.key, $0.value) }
@@ -70,20 +106,14 @@ struct DependencyListTests {
             problems.append("\(entry.kind.rawValue) \(entry.name) is listed in \(NeededPrograms.relativePath) but nothing uses it")
         }
 
-        let modules = try pythonLocations(needs.entries.filter { $0.kind == .python }.map(\.name))
-        let base = installed.base
         var closures: [UsedPrograms.Scope: Set<String>] = [:]
-        for scope in UsedPrograms.Scope.allCases { closures[scope] = installed.closure(of: scope.lists.flatMap { lists[$0] ?? [] }) }
-        let paths = needs.entries.map { entry in
-            entry.kind == .program ? location(ofProgram: entry.name) : modules[entry.name].flatMap { $0.isEmpty ? nil : $0 }
-        }
-        let owners = try InstalledPackages.owners(of: paths.compactMap { $0 })
-        for (entry, path) in zip(needs.entries, paths) {
-            guard let path else {
+        for scope in UsedPrograms.Scope.allCases { closures[scope] = facts.installed.closure(of: scope.lists.flatMap { lists[$0] ?? [] }) }
+        for entry in needs.entries {
+            guard let path = path(of: entry, modules: facts.modules) else {
                 problems.append("\(entry.kind.rawValue) \(entry.name) is not installed: does deps.sh install \(entry.package)?")
                 continue
             }
-            guard let owner = owners[path] else {
+            guard let owner = try facts.owners[path] ?? InstalledPackages.owners(of: [path])[path] else {
                 problems.append("\(entry.kind.rawValue) \(entry.name) (\(path)) belongs to no Debian package")
                 continue
             }
@@ -91,7 +121,7 @@ struct DependencyListTests {
                 problems.append("\(entry.kind.rawValue) \(entry.name) is listed with \(entry.package), but \(path) belongs to \(owner)")
             }
             let scopes = Set((usedBy[entry.kind.rawValue + " " + entry.name] ?? []).map(UsedPrograms.Scope.of))
-            for scope in scopes.sorted(by: { $0.rawValue < $1.rawValue }) where !base.contains(owner) && closures[scope]?.contains(owner) != true {
+            for scope in scopes.sorted(by: { $0.rawValue < $1.rawValue }) where !facts.base.contains(owner) && closures[scope]?.contains(owner) != true {
                 problems.append("\(entry.kind.rawValue) \(entry.name) needs \(owner), which no list of \(scope.lists.joined(separator: ", ")) "
                     + "in scripts/lib/deps.sh brings (nor what they depend on, nor what every Debian system has)")
             }
@@ -101,8 +131,8 @@ struct DependencyListTests {
 
     @Test("every program and Python module the code uses is listed with its package, which deps.sh brings where it is used")
     func theListsAreComplete() throws {
-        let problems = try Self.problems(needs: try NeededPrograms.inSourceTree(), used: try UsedPrograms(root: SourceTree.root),
-                                         lists: try Self.lists(), installed: try InstalledPackages())
+        let facts = try Self.facts.get()
+        let problems = try Self.problems(needs: facts.needs, lists: facts.lists, facts: facts)
         #expect(problems.isEmpty, "\n\(problems.joined(separator: "\n"))")
     }
 
@@ -110,20 +140,19 @@ struct DependencyListTests {
         ("python3-pyatspi", "python pyatspi"), ("xdotool", "program xdotool"),
     ])
     func aMissingPackageIsFound(package: String, entry: String) throws {
-        var lists = try Self.lists()
+        let facts = try Self.facts.get()
+        var lists = facts.lists
         for name in lists.keys { lists[name]?.removeAll { $0 == package } }
-        let problems = try Self.problems(needs: try NeededPrograms.inSourceTree(), used: try UsedPrograms(root: SourceTree.root),
-                                         lists: lists, installed: try InstalledPackages())
+        let problems = try Self.problems(needs: facts.needs, lists: lists, facts: facts)
         #expect(problems.contains { $0.hasPrefix(entry + " needs " + package) }, "\(problems)")
     }
 
     @Test("a program or module used but not listed, or listed but unused, is found")
     func theListMatchesTheCode() throws {
-        let used = try UsedPrograms(root: SourceTree.root)
-        let needs = try NeededPrograms.inSourceTree()
-        let fewer = needs.entries.filter { $0.name != "xdotool" }.map { "\($0.kind.rawValue)\t\($0.name)\t\($0.package)" }
+        let facts = try Self.facts.get()
+        let fewer = facts.needs.entries.filter { $0.name != "xdotool" }.map { "\($0.kind.rawValue)\t\($0.name)\t\($0.package)" }
         let text = (fewer + ["program\tcowsay\tcowsay"]).joined(separator: "\n")
-        let problems = try Self.problems(needs: try NeededPrograms(text: text), used: used, lists: try Self.lists(), installed: try InstalledPackages())
+        let problems = try Self.problems(needs: try NeededPrograms(text: text), lists: facts.lists, facts: facts)
         #expect(problems.contains { $0.hasPrefix("program xdotool is used") }, "\(problems)")
         #expect(problems.contains { $0.hasPrefix("program cowsay is listed") }, "\(problems)")
     }
