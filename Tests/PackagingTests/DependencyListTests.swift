@@ -8,9 +8,7 @@ import Foundation
 import Testing
 import TestSupport
 
-// Serialized: the facts are gathered once, by the first test, with blocking calls to dpkg that
-// would otherwise hold several of the test pool's threads at once.
-@Suite("deps.sh names every package the tests, fixtures, scripts and build use", .serialized)
+@Suite("deps.sh names every package the tests, fixtures, scripts and build use")
 struct DependencyListTests {
     /// deps.sh's lists, read by bash itself.
     static func lists() throws -> [String: [String]] {
@@ -80,7 +78,13 @@ struct DependencyListTests {
         }
     }
 
-    static let facts = Result { try Facts() }
+    /// Gathered on a thread of its own: the blocking calls to dpkg take seconds, and on the test
+    /// pool's threads they would hold up every other test's waiting.
+    static let facts = Task {
+        try await withCheckedThrowingContinuation { (done: CheckedContinuation<Facts, any Error>) in
+            Thread { done.resume(with: Result { try Facts() }) }.start()
+        }
+    }
 
     /// The file of a listed program or module on this system, if it is installed.
     static func path(of entry: NeededPrograms.Entry, modules: [String: String]) -> String? {
@@ -130,8 +134,8 @@ struct DependencyListTests {
     }
 
     @Test("every program and Python module the code uses is listed with its package, which deps.sh brings where it is used")
-    func theListsAreComplete() throws {
-        let facts = try Self.facts.get()
+    func theListsAreComplete() async throws {
+        let facts = try await Self.facts.value
         let problems = try Self.problems(needs: facts.needs, lists: facts.lists, facts: facts)
         #expect(problems.isEmpty, "\n\(problems.joined(separator: "\n"))")
     }
@@ -139,8 +143,8 @@ struct DependencyListTests {
     @Test("taking python3-pyatspi or xdotool out of deps.sh fails the check, though both stay installed here", arguments: [
         ("python3-pyatspi", "python pyatspi"), ("xdotool", "program xdotool"),
     ])
-    func aMissingPackageIsFound(package: String, entry: String) throws {
-        let facts = try Self.facts.get()
+    func aMissingPackageIsFound(package: String, entry: String) async throws {
+        let facts = try await Self.facts.value
         var lists = facts.lists
         for name in lists.keys { lists[name]?.removeAll { $0 == package } }
         let problems = try Self.problems(needs: facts.needs, lists: lists, facts: facts)
@@ -148,8 +152,8 @@ struct DependencyListTests {
     }
 
     @Test("a program or module used but not listed, or listed but unused, is found")
-    func theListMatchesTheCode() throws {
-        let facts = try Self.facts.get()
+    func theListMatchesTheCode() async throws {
+        let facts = try await Self.facts.value
         let fewer = facts.needs.entries.filter { $0.name != "xdotool" }.map { "\($0.kind.rawValue)\t\($0.name)\t\($0.package)" }
         let text = (fewer + ["program\tcowsay\tcowsay"]).joined(separator: "\n")
         let problems = try Self.problems(needs: try NeededPrograms(text: text), lists: facts.lists, facts: facts)
