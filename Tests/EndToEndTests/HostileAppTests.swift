@@ -16,4 +16,33 @@ import Testing
         #expect(shown.contains("&lt;b&gt;Urgent&lt;/b&gt; &amp; &lt;a href=\"https://evil.example\"&gt;tap here&lt;/a&gt;"), "\(shown)")
         #expect(!shown.contains("<b>") && !shown.contains("<a "), "\(shown)")
     }
+
+    @Test("item 3: PickMedia and Close ten times with one handle_token leaves one picker, and none once the app has left")
+    func reusedTokensLeaveNoPickers() async throws {
+        let rig = try await PickerRig()
+        let sandbox = try FlatpakSandbox(appID: "org.example.Journal", bus: rig.bus)
+        let app = try sandbox.launch("/usr/bin/python3", arguments: [FlatpakSandbox.fixture("pick-app.py"), "storm", "10"])
+        try app.waitForOutput(containing: "handle ", in: .standardOutput, timeout: .seconds(30))
+        // The last request's window shows after every earlier request's picker was started.
+        _ = try rig.drive(PickerRig.window(reason: "Storm"), ["control:Cancel"])
+        try waitUntil("one picker runs: the last request's", timeout: .seconds(20)) { try rig.pickerProcesses().count == 1 }
+        app.signal(SIGTERM)
+        _ = try app.waitForExit(timeout: .seconds(10))
+        try waitUntil("no picker runs once the app has left", timeout: .seconds(20)) { try rig.pickerProcesses().isEmpty }
+    }
+
+    @Test("item 3: one open picker per app, however many connections it opens")
+    func onePickerPerApp() async throws {
+        let rig = try await PickerRig()
+        let sandbox = try FlatpakSandbox(appID: "org.example.Journal", bus: rig.bus)
+        let first = try sandbox.launch("/usr/bin/python3", arguments: [FlatpakSandbox.fixture("pick-app.py"), "pick", "First"])
+        try first.waitForOutput(containing: "handle ", in: .standardOutput, timeout: .seconds(15))
+        let second = try sandbox.run("/usr/bin/python3", arguments: [FlatpakSandbox.fixture("pick-app.py"), "pick", "Second"])
+        #expect(second.standardOutput.hasPrefix("refused org.freedesktop.DBus.Error.LimitsExceeded")
+            && second.standardOutput.contains("org.example.Journal has a PickMedia request open already"), "\(second)")
+        let host = try rig.pickingApp(reason: "From the host")
+        #expect(host.standardOutput.contains("handle "), "another app still picks")
+        first.signal(SIGTERM)
+        host.signal(SIGTERM)
+    }
 }

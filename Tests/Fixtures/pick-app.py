@@ -8,6 +8,9 @@
                               it call Close() on the request; it then prints "closed" and keeps
                               listening (for a Response that must not come) until SIGTERM.
   pick-app.py recent          calls RecentMedia; prints "ok COUNT" or "refused ERROR"
+  pick-app.py storm COUNT     COUNT times PickMedia with handle_token "t" and at once Close(), as
+                              an attacker piling up pickers would; then picks as `pick` does with
+                              the same token (reason "Storm")
 
 With PICK_APP_OWNS=NAME in its environment it first owns the well-known name NAME, as a
 GApplication owns its app id.
@@ -29,7 +32,7 @@ if os.environ.get("PICK_APP_OWNS"):
 broker = dbus.Interface(bus.get_object(BROKER, "/org/mediabroker/MediaBroker1", introspect=False), BROKER)
 
 
-def pick(reason, parent):
+def pick(reason, parent, token=None):
     loop = GLib.MainLoop()
     request = {}
 
@@ -49,6 +52,8 @@ def pick(reason, parent):
     # Subscribed before the call, as portal clients do, so no Response can come first.
     bus.add_signal_receiver(response, "Response", "org.freedesktop.portal.Request", path_keyword="path")
     options = dbus.Dictionary({"reason": reason} if reason else {}, signature="sv")
+    if token:
+        options["handle_token"] = token
     request["path"] = str(broker.PickMedia(parent, options))
     print("handle", request["path"], flush=True)
 
@@ -67,6 +72,11 @@ if sys.argv[1] == "pick":
         pick(sys.argv[2] if len(sys.argv) > 2 else None, sys.argv[3] if len(sys.argv) > 3 else "")
     except dbus.exceptions.DBusException as error:
         print("refused", error.get_dbus_name(), error.get_dbus_message(), flush=True)
+elif sys.argv[1] == "storm":
+    for _ in range(int(sys.argv[2])):
+        path = broker.PickMedia("", dbus.Dictionary({"handle_token": "t", "reason": "Storm"}, signature="sv"))
+        dbus.Interface(bus.get_object(BROKER, path, introspect=False), "org.freedesktop.portal.Request").Close()
+    pick("Storm", "", "t")
 elif sys.argv[1] == "recent":
     try:
         print("ok", len(broker.RecentMedia(dbus.Dictionary({}, signature="sv"))), flush=True)

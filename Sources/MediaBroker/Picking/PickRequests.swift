@@ -19,17 +19,26 @@ final class PickRequests: @unchecked Sendable {
     private let setup: PickerSetup
     private let localTime: LocalTime
     private var connection: BusConnection { controller.connection }
-    /// The open requests, by their caller's unique name: one each.
+    /// The open requests, by their caller's unique name: one each, and one per sandboxed app.
     private var open: [String: Request] = [:]
     private var serial = 0
 
     static let maximumOpen = 8
 
+    /// A request is known by its generation, never by its path alone: an app chooses its
+    /// `handle_token`, so a later request may have an earlier one's path while that one's picker is
+    /// still starting — and that picker must then be ended, not taken for the new one's.
     private struct Request {
+        let generation: Int
         let path: ObjectPath
         let options: PickOptions
+        /// The sandboxed app asking (nil for the host): one open picker per app, however many
+        /// connections it opens.
+        let app: String?
         var process: PickerProcess?
     }
+
+    private func isOpen(_ caller: String, _ generation: Int) -> Bool { open[caller]?.generation == generation }
 
     init(controller: BrokerController, queries: HistoryQueries, setup: PickerSetup, localTime: LocalTime = .system) {
         self.controller = controller
@@ -51,6 +60,10 @@ final class PickRequests: @unchecked Sendable {
             return call.fail(error)
         }
         guard open[caller] == nil else { return call.fail(BusError(.limitsExceeded, "this connection has a PickMedia request open already")) }
+        let reader = controller.gate.reader(of: caller)
+        if let app = reader.appID, open.values.contains(where: { $0.app == app }) {
+            return call.fail(BusError(.limitsExceeded, "\(app) has a PickMedia request open already"))
+        }
         guard open.count < Self.maximumOpen else { return call.fail(BusError(.limitsExceeded, "\(Self.maximumOpen) pickers are open already")) }
         if let missing = setup.missingDisplay { return call.fail(BusError(.notSupported, missing)) }
         // One stat of the picker's path, so the app learns at once that none is installed; it is
@@ -60,27 +73,27 @@ final class PickRequests: @unchecked Sendable {
             return call.fail(.failed("the broker cannot tell the picker its bus: DBUS_SESSION_BUS_ADDRESS is not set"))
         }
         serial += 1
+        let generation = serial
         guard let path = PickOptions.requestPath(sender: caller, token: options.token ?? "pick\(serial)") else {
             return call.fail(.failed("no request path for \(caller)"))
         }
-        open[caller] = Request(path: path, options: options)
+        open[caller] = Request(generation: generation, path: path, options: options, app: reader.appID)
         connection.export(RequestObject.make(path: path, caller: caller) { [unowned self] in
             connection.loop.execute { [unowned self] in close(caller) }
         })
         call.reply([.objectPath(path)])
-        let reader = controller.gate.reader(of: caller)
         AskerLookup(connection: connection, resolver: controller.resolver).describe(caller, reader: reader) { [unowned self] asker in
             let request = PickerRequest(appID: asker?.appID, appName: asker?.appName, appIcon: asker?.appIcon, reason: options.reason,
                                         since: options.since, until: options.until, multiple: options.multiple,
                                         parentWindow: options.parentWindow, busAddress: busAddress)
-            start(request, for: caller, path: path)
+            start(request, for: caller, generation: generation)
         }
     }
 
     /// Starts the picker and waits for it on a thread of the request's own: starting a program
     /// reads it from disk, and the person takes their time.
-    private func start(_ request: PickerRequest, for caller: String, path: ObjectPath) {
-        guard open[caller]?.path == path else { return }  // closed meanwhile
+    private func start(_ request: PickerRequest, for caller: String, generation: Int) {
+        guard isOpen(caller, generation) else { return }  // closed meanwhile
         let waiter = WorkerThread(), loop = connection.loop, setup = setup, log = controller.log
         let submitted = waiter.submit { [unowned self] in
             let process: PickerProcess
@@ -88,36 +101,36 @@ final class PickRequests: @unchecked Sendable {
                 process = try PickerProcess.start(path: setup.path, environment: setup.environment)
             } catch {
                 log.warning("PickMedia from \(caller): \(error.message)")
-                loop.execute { [unowned self] in finish(caller, path: path, with: .ended) }
+                loop.execute { [unowned self] in finish(caller, generation, with: .ended) }
                 return
             }
-            loop.execute { [unowned self] in started(process, for: caller, path: path) }
+            loop.execute { [unowned self] in started(process, for: caller, generation: generation) }
             let answer = process.exchange(request)
-            loop.execute { [unowned self] in answered(caller, path: path, answer) }
+            loop.execute { [unowned self] in answered(caller, generation, answer) }
         }
         waiter.shutdown()
-        if !submitted { finish(caller, path: path, with: .ended) }
+        if !submitted { finish(caller, generation, with: .ended) }
     }
 
     /// Keeps the running picker, so `Close()` can end it; one closed while it started is ended now.
-    private func started(_ process: PickerProcess, for caller: String, path: ObjectPath) {
-        guard open[caller]?.path == path else { return process.terminate() }
+    private func started(_ process: PickerProcess, for caller: String, generation: Int) {
+        guard isOpen(caller, generation) else { return process.terminate() }
         open[caller]?.process = process
     }
 
-    private func answered(_ caller: String, path: ObjectPath, _ answer: Result<PickerAnswer?, ChannelError>) {
-        guard let request = open[caller], request.path == path else { return }  // closed meanwhile
+    private func answered(_ caller: String, _ generation: Int, _ answer: Result<PickerAnswer?, ChannelError>) {
+        guard let request = open[caller], request.generation == generation else { return }  // closed meanwhile
         switch answer {
         case .failure(let error):
             controller.log.warning("the picker for \(caller): \(error.description)")
-            finish(caller, path: path, with: .ended)
+            finish(caller, generation, with: .ended)
         case .success(nil):
-            finish(caller, path: path, with: .ended)
+            finish(caller, generation, with: .ended)
         case .success(.cancelled?):
-            finish(caller, path: path, with: .cancelled)
+            finish(caller, generation, with: .cancelled)
         case .success(.shared(let ids, let momentID)?):
             read(ids, momentID: momentID, options: request.options) { [unowned self] response in
-                finish(caller, path: path, with: response)
+                finish(caller, generation, with: response)
             }
         }
     }
@@ -138,15 +151,18 @@ final class PickRequests: @unchecked Sendable {
         }
     }
 
-    private func finish(_ caller: String, path: ObjectPath, with response: PickResponse) {
-        guard open[caller]?.path == path else { return }
+    /// Answers request `generation` of `caller` and ends it; a picker still running (one that sent
+    /// something unreadable) is ended with it.
+    private func finish(_ caller: String, _ generation: Int, with response: PickResponse) {
+        guard let request = open[caller], request.generation == generation else { return }
         open[caller] = nil
+        request.process?.terminate()
         do {
-            try connection.emit(RequestObject.response(response, path: path, caller: caller, localTime: localTime))
+            try connection.emit(RequestObject.response(response, path: request.path, caller: caller, localTime: localTime))
         } catch {
-            controller.log.warning("could not send the Response of \(path): \(error)")
+            controller.log.warning("could not send the Response of \(request.path): \(error)")
         }
-        connection.unexport(path)
+        connection.unexport(request.path)
     }
 
     /// Ends `caller`'s request without a `Response`: it called `Close()`, or left the bus.
