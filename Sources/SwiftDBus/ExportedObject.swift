@@ -7,11 +7,16 @@ public struct ExportedObject: Sendable {
     /// it: given the call, it answers once, on the connection's thread — `nil` to let the call run,
     /// or the error to refuse it with. `Introspect` and `Peer` are answered without asking.
     public var admit: (@Sendable (BusMessage, _ done: @escaping @Sendable (BusError?) -> Void) -> Void)?
+    /// The one peer (a unique name) that `Introspect` shows the object to, when it is that peer's
+    /// own (a request whose path names its caller): to anyone else it is not there, nor listed
+    /// as a child of the paths above it. Nil: shown to everyone.
+    public var shownOnlyTo: String?
 
-    public init(path: ObjectPath, interfaces: [ExportedInterface],
+    public init(path: ObjectPath, interfaces: [ExportedInterface], shownOnlyTo: String? = nil,
                 admit: (@Sendable (BusMessage, _ done: @escaping @Sendable (BusError?) -> Void) -> Void)? = nil) {
         self.path = path
         self.interfaces = interfaces
+        self.shownOnlyTo = shownOnlyTo
         self.admit = admit
     }
 }

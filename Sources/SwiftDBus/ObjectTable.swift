@@ -82,7 +82,8 @@ struct ObjectTable {
         if Self.isIntrospection(call) {
             guard member == "Introspect" else { return .error(BusError(.unknownMethod, "no method \(member) in \(InterfaceName.introspectable)")) }
             guard call.signature == .empty else { return .error(.invalidArgs("Introspect takes no arguments")) }
-            return .values([.string(Introspection.xml(for: path, in: objects))])
+            let shown = objects.filter { $0.value.shownOnlyTo.map { $0 == call.sender } ?? true }
+            return .values([.string(Introspection.xml(for: path, in: shown))])
         }
         guard let object = objects[path] else {
             return .error(BusError(.unknownObject, "no object at \(path)"))

@@ -45,4 +45,23 @@ import Testing
         first.signal(SIGTERM)
         host.signal(SIGTERM)
     }
+
+    @Test("item 10: Introspect shows another app's open request to no one: not listed, not there")
+    func introspectionHidesOthersRequests() async throws {
+        let rig = try await PickerRig()
+        let owner = try FlatpakSandbox(appID: "org.example.Journal", bus: rig.bus)
+        let app = try owner.launch("/usr/bin/python3", arguments: [FlatpakSandbox.fixture("pick-app.py"), "pick", "Private"])
+        try app.waitForOutput(containing: "handle ", in: .standardOutput, timeout: .seconds(15))
+        let handle = try #require(app.standardOutput.split(separator: "\n").first { $0.hasPrefix("handle ") }?.dropFirst("handle ".count))
+        let callerElement = try #require(handle.split(separator: "/").dropLast().last)
+
+        let snoop = try FlatpakSandbox(appID: "org.example.Snoop", bus: rig.bus)
+        for path in ["/org/mediabroker/MediaBroker1", "/org/mediabroker/MediaBroker1/request", String(handle)] {
+            let seen = try snoop.run("/usr/bin/python3", arguments: [FlatpakSandbox.fixture("pick-app.py"), "introspect", path])
+            #expect(seen.status == .exited(0), "\(seen)")
+            #expect(!seen.standardOutput.contains(String(callerElement)) && !seen.standardOutput.contains("<interface name=\"org.freedesktop.portal.Request\""),
+                    "\(path): \(seen.standardOutput)")
+        }
+        app.signal(SIGTERM)
+    }
 }

@@ -8,6 +8,7 @@
                               it call Close() on the request; it then prints "closed" and keeps
                               listening (for a Response that must not come) until SIGTERM.
   pick-app.py recent          calls RecentMedia; prints "ok COUNT" or "refused ERROR"
+  pick-app.py introspect PATH prints the broker's introspection XML of PATH
   pick-app.py storm COUNT     COUNT times PickMedia with handle_token "t" and at once Close(), as
                               an attacker piling up pickers would; then picks as `pick` does with
                               the same token (reason "Storm")
@@ -77,6 +78,9 @@ elif sys.argv[1] == "storm":
         path = broker.PickMedia("", dbus.Dictionary({"handle_token": "t", "reason": "Storm"}, signature="sv"))
         dbus.Interface(bus.get_object(BROKER, path, introspect=False), "org.freedesktop.portal.Request").Close()
     pick("Storm", "", "t")
+elif sys.argv[1] == "introspect":
+    print(dbus.Interface(bus.get_object(BROKER, sys.argv[2], introspect=False),
+                         "org.freedesktop.DBus.Introspectable").Introspect(), flush=True)
 elif sys.argv[1] == "recent":
     try:
         print("ok", len(broker.RecentMedia(dbus.Dictionary({}, signature="sv"))), flush=True)

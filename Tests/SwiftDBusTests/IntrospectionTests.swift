@@ -98,6 +98,23 @@ import Testing
         #expect(intermediate.children(named: "interface").isEmpty, "no object lives at an intermediate path")
     }
 
+    @Test("an object shown to one peer is listed to that peer alone, and is not there for anyone else")
+    func anObjectOfOnePeerIsShownToItAlone() async throws {
+        let pair = try BusPair.start()
+        defer { pair.close() }
+        Self.serve(pair, TestObject())
+        let mine: ObjectPath = "/org/mediabroker/Test/Requests/Mine", theirs: ObjectPath = "/org/mediabroker/Test/Others/Theirs"
+        pair.service.export(ExportedObject(path: mine, interfaces: [TestObject().object.interfaces[0]], shownOnlyTo: pair.client.uniqueName))
+        pair.service.export(ExportedObject(path: theirs, interfaces: [TestObject().object.interfaces[0]], shownOnlyTo: ":1.99999"))
+        func children(_ path: ObjectPath) async throws -> [String] {
+            try await introspect(pair, path).children(named: "node").compactMap { $0["name"] }
+        }
+        #expect(try await children("/org/mediabroker/Test") == ["Other", "Player", "Requests"])
+        #expect(try await children("/org/mediabroker/Test/Requests") == ["Mine"])
+        #expect(try await introspect(pair, mine).children(named: "interface").count > 0)
+        #expect(try await introspect(pair, theirs).children(named: "interface").isEmpty)
+    }
+
     @Test func gdbusParsesTheXMLAndWalksDownFromTheRoot() async throws {
         let pair = try BusPair.start()
         defer { pair.close() }

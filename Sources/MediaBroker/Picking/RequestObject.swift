@@ -15,7 +15,8 @@ enum RequestObject {
                 call.reply()
             }],
             signals: [ExportedSignal(response, arguments: [Argument("response", .uint32), Argument("results", .vardict)])])
-        return ExportedObject(path: path, interfaces: [interface]) { call, done in
+        // Introspection lists a request to its caller alone: its path names the caller and its token.
+        return ExportedObject(path: path, interfaces: [interface], shownOnlyTo: caller) { call, done in
             done(call.sender == caller ? nil : BusError(.brokerAccessDenied, "only the app that asked may close its request"))
         }
     }
