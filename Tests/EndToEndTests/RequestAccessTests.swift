@@ -54,14 +54,18 @@ import Testing
         #expect(again.hasPrefix("refused org.mediabroker.MediaBroker1.Error.AccessDenied") && again.contains("24 hours"), "\(again)")
     }
 
-    @Test(arguments: ["dismiss", "silent"])
+    @Test("dismissed or unanswered: nothing is stored, but it counts as asked — no second notification that day (issue 32, item 7)",
+          arguments: ["dismiss", "silent"])
     func unansweredStoresNothing(_ behaviour: String) async throws {
-        let rig = try Self.rig(behaviour), (broker, _, sandbox) = rig
+        let rig = try Self.rig(behaviour), (broker, server, sandbox) = rig
         defer { withExtendedLifetime(rig) {} }
         #expect(try Self.ask(sandbox) == "answer unanswered")
         #expect(try await broker.client().readers().isEmpty)
-        // Nothing stored: the app may ask again at once.
-        #expect(try Self.ask(sandbox) == "answer unanswered")
+        for _ in 0..<5 {
+            let again = try Self.ask(sandbox)
+            #expect(again.hasPrefix("refused org.mediabroker.MediaBroker1.Error.AccessDenied") && again.contains("24 hours"), "\(again)")
+        }
+        #expect(server?.standardOutput.components(separatedBy: "notify ").count == 2, "one notification only")
     }
 
     @Test("one question at a time")

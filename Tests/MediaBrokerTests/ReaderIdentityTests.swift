@@ -132,4 +132,22 @@ import TestSupport
         #expect(AccessQuestions.answer(forAction: "allow") == .allowed && AccessQuestions.answer(forAction: "deny") == .denied)
         #expect(AccessQuestions.answer(forAction: "default") == .unanswered)
     }
+
+    @Test("a question left unanswered counts as asked: none again for a day; the memory of it is bounded (issue 32, item 7)")
+    func unansweredCountsAsAsked() {
+        var questions = AccessQuestions()
+        let none = PrivacySettings()
+        questions.leftUnanswered("org.example.A", at: 10)
+        guard case .refused(let why) = questions.start(for: "org.example.A", settings: none, now: 10 + ReaderGrant.askAgainAfter - 1) else {
+            Issue.record("asked again within a day of an unanswered question"); return
+        }
+        #expect(why.contains("24 hours"))
+        #expect(questions.start(for: "org.example.A", settings: none, now: 10 + ReaderGrant.askAgainAfter) == .ask)
+        #expect(questions.start(for: "org.example.B", settings: none, now: 11) == .ask, "another app may still ask")
+        questions.leftUnanswered("org.example.C", at: 10)
+        questions.forgetUnanswered("org.example.C")
+        #expect(questions.start(for: "org.example.C", settings: none, now: 11) == .ask, "the person's forget lets it ask again at once")
+        for index in 0...(AccessQuestions.maximumRemembered * 2) { questions.leftUnanswered("org.example.App\(index)", at: Microseconds(index)) }
+        #expect(questions.unanswered.count == AccessQuestions.maximumRemembered)
+    }
 }

@@ -146,8 +146,14 @@ final class AccessNotifications: @unchecked Sendable {
                                  arguments: [.uint32(id)], allowsAutoStart: false)) { _ in }
     }
 
+    /// The person forgot their decision for `appID` (`SetReaderAccess(…, "unset")`): an
+    /// unanswered question no longer holds its next one back.
+    func forgetUnanswered(_ appID: String) { questions.forgetUnanswered(appID) }
+
     private func finish(_ appID: String, _ answer: AccessQuestions.Answer) {
+        let wasShown = (questions.open[appID] ?? nil) != nil
         guard let call = end(appID) else { return }
+        if answer == .unanswered, wasShown { questions.leftUnanswered(appID, at: BrokerController.now()) }
         call.reply([.string(answer.rawValue)])
     }
 

@@ -1,5 +1,6 @@
 /// The questions `RequestAccess` puts to the person (issue 20): at most one open per app, none
-/// from an app the person refused less than a day ago, and what each answer leaves stored. Pure.
+/// from an app the person refused or left unanswered less than a day ago, and what each answer
+/// leaves stored. Pure.
 struct AccessQuestions {
     /// How long the person has to answer.
     static let patience: Microseconds = 120_000_000
@@ -20,6 +21,11 @@ struct AccessQuestions {
 
     /// Open questions: app id → the notification showing it, once the server said.
     private(set) var open: [String: UInt32?] = [:]
+    /// When the person last left an app's question unanswered (dismissed it, or let it time out):
+    /// that counts as asked, so the app is not shown another for a day. Kept in memory only, for
+    /// the broker's run, and bounded: an app cannot grow it.
+    private(set) var unanswered: [String: Microseconds] = [:]
+    static let maximumRemembered = 1024
 
     func start(for appID: String, settings: PrivacySettings, now: Microseconds) -> Start {
         switch settings.readers[appID] {
@@ -31,7 +37,21 @@ struct AccessQuestions {
             break
         }
         guard open[appID] == nil else { return .refused("\(appID) already has a question open; wait for its answer") }
+        if let asked = unanswered[appID], now - asked < ReaderGrant.askAgainAfter {
+            return .refused("the person left \(appID)'s question unanswered; it may ask again 24 hours after it was asked")
+        }
         return .ask
+    }
+
+    mutating func forgetUnanswered(_ appID: String) { unanswered[appID] = nil }
+
+    /// The question of `appID`, shown, ended with no answer at `now`.
+    mutating func leftUnanswered(_ appID: String, at now: Microseconds) {
+        if unanswered.count >= Self.maximumRemembered, unanswered[appID] == nil,
+           let oldest = unanswered.min(by: { $0.value < $1.value })?.key {
+            unanswered[oldest] = nil
+        }
+        unanswered[appID] = now
     }
 
     mutating func opened(for appID: String) { open[appID] = .some(nil) }

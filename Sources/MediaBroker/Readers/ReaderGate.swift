@@ -196,7 +196,9 @@ final class ReaderGate: @unchecked Sendable {
         guard Sandbox.isAppID(appID) else { return call.fail(.invalidArgs("'\(appID.prefix(255))' is not an app id")) }
         let grant: ReaderGrant?
         switch access {
-        case "unset": grant = nil
+        case "unset":
+            grant = nil
+            questions.forgetUnanswered(appID)  // the person's "forget" lets the app ask again at once
         default:
             guard let decided = ReaderGrant.Access(rawValue: access) else {
                 return call.fail(.invalidArgs("access must be 'allowed', 'denied' or 'unset', not '\(access.prefix(32))'"))
