@@ -64,4 +64,23 @@ import Testing
         }
         app.signal(SIGTERM)
     }
+
+    @Test("item 6: Donate's reply tells an app that may not read nothing of others' listens")
+    func donationRepliesTellNothing() async throws {
+        let bus = try PrivateBus.start()
+        let broker = try RunningBroker(bus: bus)
+        let client = try broker.client()
+        let sandbox = try FlatpakSandbox(appID: "org.example.Journal", bus: bus)
+        let donate = { try sandbox.run("/usr/bin/python3", arguments: [FlatpakSandbox.fixture("app.py"), "donate", "1"]).standardOutput }
+        let before = try donate()
+        for title in ["Someone Else's", "Another", "And Another"] {
+            _ = try await client.donate(Donation(appID: "mpv", title: title, artists: ["Band"], length: .seconds(200)))
+        }
+        let after = try donate()
+        #expect(before.hasPrefix("ok 0\n") && after.hasPrefix("ok 0\n"), "\(before) \(after)")
+        let kept = try await broker.assets(client).filter { $0.appID == "org.example.Journal" }
+        #expect(!kept.isEmpty, "the donations are recorded all the same")
+        let hostID = try await client.donate(Donation(appID: "mpv", title: "From the host", artists: ["Band"], length: .seconds(200)))
+        #expect(hostID > 0, "the host, which may read, is told the id")
+    }
 }

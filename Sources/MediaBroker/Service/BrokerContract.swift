@@ -10,7 +10,7 @@ public enum BrokerContract {
 
     /// The interface's `Version` property, bumped whenever a client-visible behaviour changes
     /// (docs/dbus-api.md lists each version).
-    public static let version: UInt32 = 4
+    public static let version: UInt32 = 5
 
     /// `RecentMedia`'s default and largest page.
     public static let defaultLimit = 50

@@ -201,9 +201,13 @@ public final class BrokerController: @unchecked Sendable {
         } catch {
             return call.fail(error)
         }
+        // An app that may not read learns nothing of others' listening from the reply: the row id
+        // would count the listens recorded since its last donation.
+        let reader = gate.reader(of: call.sender)
+        let mayRead = reader == .host || reader.appID.map(settings.allowsReading) == true
         record(asset, openKey: nil) { result in
             switch result {
-            case .success(let outcome): call.reply([.int64(outcome.id)])
+            case .success(let outcome): call.reply([.int64(mayRead ? outcome.id : 0)])
             case .failure(let error): call.fail(.failed("the donation could not be stored: \(error)"))
             }
         }

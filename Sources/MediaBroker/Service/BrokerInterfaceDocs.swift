@@ -127,7 +127,7 @@ enum BrokerInterfaceDocs {
             ]),
         "Donate": Doc(
             "Records a listen from an app without MPRIS. The same donation twice is stored once. Error.MediaDisabled while the Media toggle is off, Error.AppOptedOut for an opted-out app. A sandboxed app donates in its own name only, 20 at once and then one a second (LimitsExceeded beyond).",
-            arguments: ["media": donation, "id": "The stored asset's id."]),
+            arguments: ["media": donation, "id": "The stored asset's id; 0 to a sandboxed app that may not read (since version 5)."]),
         "Status": Doc(
             "Whether the broker runs, its version, and what it follows.",
             arguments: [
@@ -137,11 +137,11 @@ enum BrokerInterfaceDocs {
             "From now on MediaAdded and MediaRemoved are sent to the caller alone, for as long as its connection lives and it may read. At most 256 connections subscribe (LimitsExceeded beyond).",
             since: 3),
         "RequestAccess": Doc(
-            "A sandboxed app asks the person whether it may read: a notification with Allow and Don't allow, answered within two minutes (call it with a timeout of at least 130 s). Error.AccessDenied at once when the app was refused in the last 24 hours, a question of it is open, or no notification service runs.",
+            "A sandboxed app asks the person whether it may read: a notification with Allow and Don't allow, answered within two minutes (call it with a timeout of at least 130 s). Error.AccessDenied at once when the app was refused, or its question left unanswered, in the last 24 hours, a question of it is open, or no notification service runs.",
             since: 3,
             arguments: [
                 "options": "reason (s, optional): one line shown with the question, at most 200 bytes.",
-                "answer": "allowed (also for a host caller, always); denied (the app may not ask again for 24 hours); or unanswered (dismissed, or two minutes passed).",
+                "answer": "allowed (also for a host caller, always); denied (the app may not ask again for 24 hours); or unanswered (dismissed, or two minutes passed: it counts as asked, and the app may not ask again for 24 hours).",
             ]),
         "Readers": Doc(
             "The sandboxed apps the person decided about (host callers only).",
@@ -157,7 +157,7 @@ enum BrokerInterfaceDocs {
                 "access": "allowed, denied, or unset to forget the decision (the app reads nothing and may ask again).",
             ]),
         "PickMedia": Doc(
-            "Shows the person a picker of their moments and recent listens, over the caller's window, and hands the caller only what they choose, as xdg-desktop-portal's requests do: the call returns a request object at once (org.freedesktop.portal.Request), whose Response signal, sent to the caller alone, brings the result; Close() on it cancels. A sandboxed app needs no grant: what it gets is what the person picked.",
+            "Shows the person a picker of their moments and recent listens, over the caller's window, and hands the caller only what they choose, as xdg-desktop-portal's requests do: the call returns a request object at once (org.freedesktop.portal.Request), whose Response signal, sent to the caller alone, brings the result; Close() on it cancels. A sandboxed app needs no grant: what it gets is what the person picked. One open request per connection and per sandboxed app, 8 in all (LimitsExceeded beyond).",
             since: 4,
             arguments: [
                 "parent_window": "The caller's window, as portals spell it: x11:XID, wayland:HANDLE, or empty.",
