@@ -44,7 +44,7 @@ let package = Package(
         .target(name: "MediaPicker", dependencies: ["SwiftGtk", "PickerChannel", "MediaDonationClient", "MediaBrokerVersion"], swiftSettings: strict),
 
         .executableTarget(name: "media-broker", dependencies: ["MediaBroker"], swiftSettings: strict),
-        .executableTarget(name: "broker-ctl", dependencies: ["MediaDonationClient", "MediaBrokerVersion"], swiftSettings: strict),
+        .executableTarget(name: "broker-ctl", dependencies: ["MediaDonationClient", "MediaBrokerVersion", "AssetContract"], swiftSettings: strict),
         .executableTarget(name: "media-broker-picker", dependencies: ["MediaPicker"], swiftSettings: strict),
 
         // Shared helpers for tests: private buses, child processes, waiting with deadlines.

@@ -8,6 +8,21 @@ public enum AssetContract {
     public static let maximumTextBytes = 1024
     /// Longest `app_id`.
     public static let maximumAppIDBytes = 255
+
+    /// The one rule for an `app_id`, wherever it comes from (a method's argument, a player's name,
+    /// a donation, the command line, the stored settings): 1–255 bytes of the characters of Flatpak
+    /// and desktop-file ids — ASCII letters, digits, `.`, `_` and `-` — not starting with a dot.
+    /// Nothing else: an id never carries a line break into the settings, a path or markup.
+    public static func isAppID(_ text: some StringProtocol) -> Bool {
+        !text.isEmpty && text.utf8.count <= maximumAppIDBytes && !text.hasPrefix(".") && text.utf8.allSatisfy { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_")
+                || byte == UInt8(ascii: "-")
+        }
+    }
+
+    /// What a refusal by ``isAppID(_:)`` says.
+    public static let appIDRule = "an app id is 1–255 of the characters A–Z, a–z, 0–9, '.', '_' and '-', not starting with '.'"
     /// Most artists one asset carries.
     public static let maximumArtists = 64
 

@@ -36,7 +36,15 @@ import Testing
     }
 
     @Test func anEqualsSignInsideAValueIsKept() throws {
-        #expect(try parse(["recent", "--app=a=b"], as: RecentCommand.self).appID == "a=b")
+        #expect(try parse(["donate", "--app", "mpv", "--title=a=b"], as: DonateCommand.self).donation.title == "a=b")
+    }
+
+    @Test("an app id is checked by the contract's one rule before anything is sent (issue 32, item 9)", arguments: [
+        ["recent", "--app=a=b"], ["opt-out", "x\nreader=allowed:1:-:org.evil.App"], ["allow", "org.example App"], ["forget", ".hidden"],
+        ["donate", "--app", "a/b", "--title", "T"],
+    ])
+    func anAppIdOutsideTheRuleIsAUsageError(_ words: [String]) {
+        #expect(throws: UsageError.self) { try parse(words) }
     }
 
     @Test(arguments: ["1", "1000", "50"])

@@ -83,4 +83,20 @@ import Testing
         let hostID = try await client.donate(Donation(appID: "mpv", title: "From the host", artists: ["Band"], length: .seconds(200)))
         #expect(hostID > 0, "the host, which may read, is told the id")
     }
+
+    @Test("item 9: an app id with a line break is refused, and a restart finds no reader it smuggled into the settings")
+    func settingsLinesCannotBeInjected() async throws {
+        let bus = try PrivateBus.start()
+        let broker = try RunningBroker(bus: bus)
+        do {
+            try await broker.client().setAppOptedOut("x\nreader=allowed:1:-:org.evil.App", true)
+            Issue.record("an app id with a line break was taken")
+        } catch {
+            #expect("\(error)".contains("InvalidArgs") || "\(error)".contains("app id"), "\(error)")
+        }
+        try broker.stop()
+        let again = try RunningBroker(bus: bus, data: broker.data)
+        #expect(try await again.client().readers().isEmpty)
+        #expect(try await again.client().status().version.isEmpty == false)
+    }
 }

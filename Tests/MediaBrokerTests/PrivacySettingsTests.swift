@@ -56,4 +56,15 @@ import Testing
         #expect(forever.retentionWindow == nil)
         #expect(!forever.hasExpired(started: 0, now: now))
     }
+
+    @Test("no stored value can add a line of its own: an app id outside the rule is never written (issue 32, item 9)")
+    func settingsCannotBeInjected() throws {
+        var settings = PrivacySettings()
+        settings.optOuts["x\nreader=allowed:1:-:org.evil.App"] = .user
+        settings.optOuts["org.example.Fine"] = .user
+        let decoded = try PrivacySettings(decoding: settings.encoded)
+        #expect(decoded.readers.isEmpty)
+        #expect(decoded.optOuts == ["org.example.Fine": .user])
+        #expect(throws: PrivacySettings.DecodingError.self) { try PrivacySettings(decoding: "opt_out=user:not an id\n") }
+    }
 }

@@ -16,7 +16,8 @@ internal import Glibc
 ///    the last when only one id has it (`com.spotify.Client` for `spotify`); `StartupWMClass`
 ///    ignoring case; then `Name` (untranslated or localized) ignoring case, against `Identity` first
 ///    and then the two clues. Several matches of one kind: the one shown in menus, then the
-///    earliest by desktop-file precedence.
+///    earliest by desktop-file precedence. A desktop file whose id breaks the app-id rule
+///    (``AssetContract/isAppID(_:)``: a space in its file name, say) matches nothing.
 /// 4. **The executable's file name** (`/proc/PID/exe`: `firefox-esr` for a Firefox that has not
 ///    told its `DesktopEntry` yet), by the same kinds of match, only when rule 3 found nothing, and
 ///    never when it is an interpreter or runtime (``Interpreter``): a Python player is not Python.
@@ -201,7 +202,7 @@ public final class AppResolver: @unchecked Sendable {
         case nil:
             break
         }
-        if let desktopEntry = key.desktopEntry, let item = index.item(forID: desktopEntry) {
+        if let desktopEntry = key.desktopEntry, let item = index.item(forID: desktopEntry), Sandbox.isAppID(item.id) {
             return identity(item.id, item, key, .desktopEntry, in: snapshot)
         }
         let ownWords = [key.desktopEntry, key.stem].compactMap { $0 }
@@ -220,11 +221,11 @@ public final class AppResolver: @unchecked Sendable {
     private static func match(among index: DesktopFileIndex, clues: [String], names: [String]) -> DesktopFileIndex.Item? {
         for kind in [DesktopFileIndex.MatchKind.id, .reverseDNSName, .reverseDNSOwner, .startupWMClass] {
             for clue in clues {
-                if let item = index.match(clue, by: kind) { return item }
+                if let item = index.match(clue, by: kind), Sandbox.isAppID(item.id) { return item }
             }
         }
         for name in names {
-            if let item = index.match(name, by: .name) { return item }
+            if let item = index.match(name, by: .name), Sandbox.isAppID(item.id) { return item }
         }
         return nil
     }

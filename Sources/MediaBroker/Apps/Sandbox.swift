@@ -1,3 +1,4 @@
+import AssetContract
 /// Which sandbox, if any, a player's process runs in — read from `/proc`, never from the player.
 ///
 /// The process id comes from the bus daemon (`GetConnectionUnixProcessID`), so it is trustworthy;
@@ -70,11 +71,7 @@ enum Sandbox: Hashable, Sendable {
         return groups.map(\.count) == [8, 4, 4, 4, 12] && groups.allSatisfy { $0.allSatisfy(\.isHexDigit) }
     }
 
-    static func isAppID(_ text: some StringProtocol) -> Bool {
-        !text.isEmpty && text.utf8.count <= 255 && !text.hasPrefix(".") && text.unicodeScalars.allSatisfy {
-            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "." || $0 == "_" || $0 == "-")
-        }
-    }
+    static func isAppID(_ text: some StringProtocol) -> Bool { AssetContract.isAppID(text) }
 }
 
 extension Character {

@@ -1,3 +1,4 @@
+import AssetContract
 /// The person's decisions: the Media toggle, how long history is kept, and which apps are never
 /// recorded (and by whose decision).
 ///
@@ -57,10 +58,11 @@ public struct PrivacySettings: Sendable, Equatable {
     /// One `key=value` per line, opt-outs sorted, so the stored text is stable and readable.
     public var encoded: String {
         var lines = ["media_enabled=\(mediaEnabled ? 1 : 0)", "retention_days=\(retentionDays)"]
-        for app in optedOutApps {
+        // Only ids by the rule are written: one that is not could carry a line of its own.
+        for app in optedOutApps where AssetContract.isAppID(app) {
             if let source = optOuts[app] { lines.append("opt_out=\(source.rawValue):\(app)") }
         }
-        for app in readers.keys.sorted() {
+        for app in readers.keys.sorted() where AssetContract.isAppID(app) {
             if let grant = readers[app] { lines.append("reader=" + grant.encoded(appID: app)) }
         }
         return lines.joined(separator: "\n") + "\n"
@@ -100,7 +102,7 @@ public struct PrivacySettings: Sendable, Equatable {
                     throw DecodingError(line: number, reason: "opt_out must be user:APP or app:APP")
                 }
                 let app = String(value[value.index(after: colon)...])
-                guard !app.isEmpty else { throw DecodingError(line: number, reason: "opt_out names no app") }
+                guard AssetContract.isAppID(app) else { throw DecodingError(line: number, reason: "opt_out: \(AssetContract.appIDRule)") }
                 optOuts[app] = source
             case "reader":
                 guard let (app, grant) = ReaderGrant.decode(value) else {

@@ -1,3 +1,4 @@
+import AssetContract
 import SwiftDBus
 
 /// What a change of the person's settings means for everyone else: which properties clients are
@@ -49,9 +50,7 @@ enum OptOutRequest {
     /// The person opts `appID` out or in (`SetAppOptedOut`): the person decides, so opting in
     /// clears the opt-out whoever made it.
     static func byPerson(appID: String, optedOut: Bool) -> Decision {
-        guard !appID.isEmpty, appID.utf8.count <= BrokerContract.maximumAppIDLength else {
-            return .refused(.invalidArgs("'app_id' must be a non-empty string of at most \(BrokerContract.maximumAppIDLength) bytes"))
-        }
+        guard AssetContract.isAppID(appID) else { return .refused(.invalidArgs("'app_id': \(AssetContract.appIDRule)")) }
         return .set(optedOut ? .user : nil)
     }
 

@@ -130,7 +130,7 @@ extension MediaAsset {
     /// ``BrokerContract/maximumLimit`` assets stays under 14 MB — below the 32 MiB that dbus-daemon
     /// allows by default (`HostileReplySizeTests`).
     public var bounded: MediaAsset? {
-        guard !appID.isEmpty, appID.utf8.count <= BrokerContract.maximumAppIDLength,
+        guard AssetContract.isAppID(appID),
               let title = TrackMetadata.cleanText(title) else { return nil }
         var budget = Self.maximumArtistBytes
         let artistsKept = artists.prefix { artist in

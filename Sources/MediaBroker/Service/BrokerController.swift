@@ -1,3 +1,4 @@
+import AssetContract
 public import SwiftDBus
 
 /// Carries out the broker's decisions behind its D-Bus object — the person's settings, recording
@@ -55,9 +56,9 @@ public final class BrokerController: @unchecked Sendable {
     /// `completion` runs only once it is stored (see ``RecordingQueue``).
     func record(_ asset: MediaAsset, openKey: String?, completion: (@Sendable (Result<InsertOutcome, StoreError>) -> Void)? = nil) {
         guard let bounded = asset.bounded else {
-            log.warning("not recording a listen from an app whose id is empty or longer than \(BrokerContract.maximumAppIDLength) bytes")
+            log.warning("not recording a listen from an app whose id breaks the rule (\(AssetContract.appIDRule)) or that has no title")
             if let openKey { store.removeOpenListen(key: openKey) { _ in } }
-            completion?(.failure(.sqlite(SQLiteError(code: .constraint, message: "the app id is empty or too long"))))
+            completion?(.failure(.sqlite(SQLiteError(code: .constraint, message: "the app id breaks the rule, or the title is empty"))))
             return
         }
         attempt(RecordingQueue.Record(asset: bounded, openKey: openKey, completion: completion))

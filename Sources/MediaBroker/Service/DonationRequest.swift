@@ -55,8 +55,8 @@ extension MediaAsset {
             switch spec.type {
             case .path: return clean.hasPrefix("/") ? .text(clean) : nil
             case .appID:
-                guard clean.utf8.count <= AssetContract.maximumAppIDBytes, !clean.contains("/") else {
-                    throw .invalidArgs("'\(key)' must be a desktop-file id of at most \(AssetContract.maximumAppIDBytes) bytes")
+                guard AssetContract.isAppID(clean) else {
+                    throw .invalidArgs("'\(key)' must be a desktop-file id: \(AssetContract.appIDRule)")
                 }
             case .kind:
                 guard ["music", "podcast", "audiobook", "video"].contains(clean) else {

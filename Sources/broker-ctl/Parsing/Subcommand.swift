@@ -1,3 +1,4 @@
+import AssetContract
 import FoundationEssentials
 import MediaDonationClient
 
@@ -119,6 +120,7 @@ extension ParsedArguments {
     func appID(of option: OptionSpec) throws(UsageError) -> String? {
         guard let app = value(of: option) else { return nil }
         guard !app.isEmpty else { throw UsageError("\(option.longSpelling) needs an app id, such as mpv") }
+        guard AssetContract.isAppID(app) else { throw UsageError("\(option.longSpelling): '\(app.prefix(64))' is no app id: \(AssetContract.appIDRule)") }
         return app
     }
 

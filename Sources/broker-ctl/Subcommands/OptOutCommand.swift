@@ -1,3 +1,4 @@
+import AssetContract
 import MediaDonationClient
 
 /// `broker-ctl opt-out APP`: stop recording an app, and with `--purge` forget it.
@@ -49,6 +50,7 @@ struct OptOutCommand: Subcommand, Equatable {
         guard let app = arguments.positionals.first, !app.isEmpty else {
             throw UsageError("APP needs an app id, such as mpv")
         }
+        guard AssetContract.isAppID(app) else { throw UsageError("'\(app.prefix(64))' is no app id: \(AssetContract.appIDRule)") }
         return app
     }
 

@@ -1,3 +1,4 @@
+import AssetContract
 import MediaDonationClient
 
 /// `broker-ctl allow APP`, `deny APP` and `forget APP`: the person's decision for a sandboxed app.
@@ -16,6 +17,7 @@ extension ReaderDecisionCommand {
 
     init(parsing arguments: ParsedArguments, context: ParseContext) throws(UsageError) {
         guard let app = arguments.positionals.first, !app.isEmpty else { throw UsageError("APP needs an app id, such as org.gnome.Journal") }
+        guard AssetContract.isAppID(app) else { throw UsageError("'\(app.prefix(64))' is no app id: \(AssetContract.appIDRule)") }
         self.init(appID: app)
     }
 
