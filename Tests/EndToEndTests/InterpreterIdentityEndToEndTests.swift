@@ -100,7 +100,7 @@ import Testing
         let rig = try await PickerRig()
         let app = try rig.pickingApp(reason: "From a script")
         _ = try rig.drive(PickerRig.window(reason: "From a script"), [
-            "press:Continue", "expect:An app on this computer asks for music you listened to. It gets only what you share.",
+            "press:Continue", "expect:Recommended", "expect:An app on this computer asks for music you listened to. It gets only what you share.",
         ])
         #expect(try ScreenshotTests.windowTitle(startingWith: PickerRig.pickerTitle, on: rig.display) == "Share Listening")
         _ = try rig.drive(PickerRig.window(reason: "From a script"), ["press:Cancel", "gone"])
@@ -115,7 +115,7 @@ import Testing
         let rig = try await PickerRig(applications: applications)
         let app = try rig.pickingApp(reason: "From the journal", owning: "org.example.Journal")
         _ = try rig.drive(PickerRig.window(reason: "From the journal"), [
-            "press:Continue", "expect:Example Journal asks for music you listened to. It gets only what you share.",
+            "press:Continue", "expect:Recommended", "expect:Example Journal asks for music you listened to. It gets only what you share.",
         ])
         #expect(try ScreenshotTests.windowTitle(startingWith: PickerRig.pickerTitle, on: rig.display) == "Share Listening with Example Journal")
         _ = try rig.drive(PickerRig.window(reason: "From the journal"), ["press:Cancel", "gone"])

@@ -1,3 +1,4 @@
+import AssetContract
 internal import Glibc
 
 /// Turns what a player says about itself into the app identity stored with its listens: a
@@ -159,7 +160,7 @@ public final class AppResolver: @unchecked Sendable {
     /// the desktop file its executable's name matches, or with none that name alone; nil when the
     /// executable is an interpreter (a Python app is not "Python") or cannot be read.
     public func asker(ownedAppID: String?, processID: UInt32?) -> AppIdentity? {
-        if let ownedAppID, Sandbox.isAppID(ownedAppID) {
+        if let ownedAppID, AssetContract.isAppID(ownedAppID) {
             let known = identity(forAppID: ownedAppID)
             if known.appName != nil { return known }
         }
@@ -202,7 +203,7 @@ public final class AppResolver: @unchecked Sendable {
         case nil:
             break
         }
-        if let desktopEntry = key.desktopEntry, let item = index.item(forID: desktopEntry), Sandbox.isAppID(item.id) {
+        if let desktopEntry = key.desktopEntry, let item = index.item(forID: desktopEntry), AssetContract.isAppID(item.id) {
             return identity(item.id, item, key, .desktopEntry, in: snapshot)
         }
         let ownWords = [key.desktopEntry, key.stem].compactMap { $0 }
@@ -221,11 +222,11 @@ public final class AppResolver: @unchecked Sendable {
     private static func match(among index: DesktopFileIndex, clues: [String], names: [String]) -> DesktopFileIndex.Item? {
         for kind in [DesktopFileIndex.MatchKind.id, .reverseDNSName, .reverseDNSOwner, .startupWMClass] {
             for clue in clues {
-                if let item = index.match(clue, by: kind), Sandbox.isAppID(item.id) { return item }
+                if let item = index.match(clue, by: kind), AssetContract.isAppID(item.id) { return item }
             }
         }
         for name in names {
-            if let item = index.match(name, by: .name), Sandbox.isAppID(item.id) { return item }
+            if let item = index.match(name, by: .name), AssetContract.isAppID(item.id) { return item }
         }
         return nil
     }
@@ -265,7 +266,7 @@ public final class AppResolver: @unchecked Sendable {
         guard var target = AppFiles.linkTarget(procRoot + "/" + String(pid) + "/exe") else { return nil }
         // The kernel marks an executable replaced on disk (a package upgrade) this way.
         if target.hasSuffix(" (deleted)") { target.removeLast(" (deleted)".count) }
-        guard let name = target.split(separator: "/").last, Sandbox.isAppID(name) else { return nil }
+        guard let name = target.split(separator: "/").last, AssetContract.isAppID(name) else { return nil }
         return String(name)
     }
 

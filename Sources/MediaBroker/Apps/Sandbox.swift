@@ -19,7 +19,7 @@ enum Sandbox: Hashable, Sendable {
         let process = procRoot + "/" + String(pid)
         if let bytes = AppFiles.read(process + "/root/.flatpak-info", limit: readLimit),
            let name = KeyFile(parsing: bytes, keeping: { $0 == "Application" }).value("name", in: "Application"),
-           isAppID(name) {
+           AssetContract.isAppID(name) {
             return .flatpak(appID: name)
         }
         guard let bytes = AppFiles.read(process + "/cgroup", limit: readLimit) else { return nil }
@@ -48,7 +48,7 @@ enum Sandbox: Hashable, Sendable {
         if let dash = id.lastIndex(of: "-"), id[id.index(after: dash)...].allSatisfy(\.isASCIIDigit) {
             id = id[..<dash]
         }
-        return isAppID(id) ? .flatpak(appID: String(id)) : nil
+        return AssetContract.isAppID(id) ? .flatpak(appID: String(id)) : nil
     }
 
     /// `snap.spotify.spotify.<uuid>.scope`, `snap.spotify.spotify-<uuid>.scope` or
@@ -62,7 +62,7 @@ enum Sandbox: Hashable, Sendable {
            app.dropLast(uuidLength).last == "-" {
             app = app.dropLast(uuidLength + 1)
         }
-        guard isAppID(parts[1]), isAppID(app) else { return nil }
+        guard AssetContract.isAppID(parts[1]), AssetContract.isAppID(app) else { return nil }
         return .snap(name: String(parts[1]), app: String(app))
     }
 
@@ -71,7 +71,6 @@ enum Sandbox: Hashable, Sendable {
         return groups.map(\.count) == [8, 4, 4, 4, 12] && groups.allSatisfy { $0.allSatisfy(\.isHexDigit) }
     }
 
-    static func isAppID(_ text: some StringProtocol) -> Bool { AssetContract.isAppID(text) }
 }
 
 extension Character {

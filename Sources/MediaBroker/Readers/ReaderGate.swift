@@ -1,3 +1,4 @@
+import AssetContract
 internal import Glibc
 import SwiftDBus
 
@@ -193,7 +194,7 @@ final class ReaderGate: @unchecked Sendable {
     /// `SetReaderAccess(app_id, access)`: `allowed`, `denied`, or `unset` to forget the decision.
     func setReaderAccess(_ call: MethodInvocation) {
         guard case .string(let appID) = call.arguments[0], case .string(let access) = call.arguments[1] else { return }
-        guard Sandbox.isAppID(appID) else { return call.fail(.invalidArgs("'\(appID.prefix(255))' is not an app id")) }
+        guard AssetContract.isAppID(appID) else { return call.fail(.invalidArgs("'\(appID.prefix(255))' is not an app id")) }
         let grant: ReaderGrant?
         switch access {
         case "unset":

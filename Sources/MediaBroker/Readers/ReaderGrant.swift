@@ -1,3 +1,4 @@
+import AssetContract
 /// What the person decided for a sandboxed app that asked to read the listening history, kept
 /// with the other settings (``PrivacySettings/readers``).
 public struct ReaderGrant: Sendable, Equatable {
@@ -31,7 +32,7 @@ public struct ReaderGrant: Sendable, Equatable {
     static func decode(_ text: Substring) -> (appID: String, grant: ReaderGrant)? {
         let parts = text.split(separator: ":", maxSplits: 3, omittingEmptySubsequences: false)
         guard parts.count == 4, let access = Access(rawValue: String(parts[0])), let decided = Microseconds(parts[1]),
-              parts[2] == "-" || Microseconds(parts[2]) != nil, Sandbox.isAppID(parts[3]) else { return nil }
+              parts[2] == "-" || Microseconds(parts[2]) != nil, AssetContract.isAppID(parts[3]) else { return nil }
         return (String(parts[3]), ReaderGrant(access: access, decided: decided, lastRead: Microseconds(parts[2])))
     }
 }

@@ -204,8 +204,7 @@ public final class BrokerController: @unchecked Sendable {
         }
         // An app that may not read learns nothing of others' listening from the reply: the row id
         // would count the listens recorded since its last donation.
-        let reader = gate.reader(of: call.sender)
-        let mayRead = reader == .host || reader.appID.map(settings.allowsReading) == true
+        let mayRead = gate.mayRead(call)
         record(asset, openKey: nil) { result in
             switch result {
             case .success(let outcome): call.reply([.int64(mayRead ? outcome.id : 0)])
