@@ -19,7 +19,7 @@ import Testing
     @Test("an mpv playlist of one album in a folder with cover.png: one album moment, its art the cover's bytes")
     func mpvAlbumWithCover() async throws {
         let bus = try PrivateBus.start()
-        let broker = try RunningBroker(bus: bus, arguments: ["--min-listen", "1"], environment: ["TZ": "UTC"])
+        let broker = try RunningBroker(bus: bus, arguments: ["--min-listen", "1"], environment: ["TZ": MiddayTimeZone.now])
         let client = try broker.client()
         let folder = try TemporaryDirectory(prefix: "album")
         let cover = folder.appending("cover.png")

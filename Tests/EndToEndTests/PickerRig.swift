@@ -4,7 +4,7 @@ import TestSupport
 
 /// A person's desktop for the picker (issue 21): a private bus, an X display, the accessibility
 /// bus, a broker that shows its picker there, and a history of one album's moment (four tracks)
-/// and a single listen hours earlier. Windows are driven through AT-SPI by
+/// and a single listen hours earlier, in a time zone where it is early afternoon. Windows are driven through AT-SPI by
 /// `Tests/Fixtures/picker-driver.py`, apps are `Tests/Fixtures/pick-app.py`.
 final class PickerRig: Sendable {
     let bus: PrivateBus
@@ -34,6 +34,7 @@ final class PickerRig: Sendable {
         configuration = try TemporaryDirectory(prefix: "picker-config")
         var environment = display.environment
         environment["XDG_CONFIG_HOME"] = configuration.path
+        environment["TZ"] = MiddayTimeZone.now
         if let applications { environment["XDG_DATA_HOME"] = applications.path }
         accessibility = try AccessibilityBus(bus: bus, environment: environment)
         broker = try RunningBroker(bus: bus, environment: environment)
