@@ -6,6 +6,34 @@ import Testing
 /// Issue 32: a sandboxed app (a real bubblewrap + xdg-dbus-proxy sandbox) that wants more than it
 /// was given gets nothing by the side doors. Each test is an attack, run as an app would run it.
 @Suite(.serialized, .timeLimit(.minutes(3))) struct HostileAppTests {
+    @Test("item 1: a connection whose process exited lends its pid's next owner nothing: no read, no grant, no purge",
+          .enabled(if: ReusedPID.isPossible, "choosing the next pid needs root (/proc/sys/kernel/ns_last_pid)"))
+    func aBorrowedPIDIsNobody() async throws {
+        let bus = try PrivateBus.start()
+        let broker = try RunningBroker(bus: bus)
+        let client = try broker.client()
+        _ = try await client.donate(Donation(appID: "mpv", title: "Private Song", artists: ["Band"], length: .seconds(200)))
+        var sandbox = try FlatpakSandbox(appID: "org.example.Borrower", bus: bus)
+        sandbox.sessionBus = true
+        let trigger = bus.directory.appending("trigger")
+        #expect(mkfifo(trigger, 0o600) == 0)
+        let app = try sandbox.launch("/usr/bin/python3", arguments: [FlatpakSandbox.fixture("borrowed-pid.py"), trigger, "org.example.Borrower"])
+        try app.waitForOutput(containing: "connector exited", in: .standardOutput, timeout: .seconds(30))
+        let name = try #require(app.standardOutput.split(separator: "\n").first { $0.hasPrefix("name ") }?.dropFirst("name ".count))
+        // The bus still says the connection is the exited connector's pid: a host process takes it.
+        let borrower = try ReusedPID.launch("sleep", arguments: ["60"], on: try bus.processID(owning: String(name)))
+        defer { borrower.signal(SIGKILL) }
+
+        let writer = open(trigger, O_WRONLY | O_CLOEXEC)
+        #expect(writer >= 0)
+        close(writer)
+        #expect(try app.waitForExit(timeout: .seconds(30)) == .exited(0), "\(app.transcript)")
+        let outcomes = app.standardOutput.split(separator: "\n").filter { !$0.hasPrefix("name ") && $0 != "connector exited" }
+        #expect(outcomes == Array(repeating: "refused org.mediabroker.MediaBroker1.Error.AccessDenied", count: 3), "\(app.transcript)")
+        #expect(try await client.readers().isEmpty, "no grant")
+        #expect(try await client.recentMedia().map(\.title) == ["Private Song"], "nothing purged")
+    }
+
     @Test("item 4: markup in RequestAccess's reason reaches the notification escaped, never rendered")
     func markupInTheReasonIsEscaped() async throws {
         let rig = try RequestAccessTests.rig("dismiss"), (_, server, sandbox) = rig

@@ -25,7 +25,7 @@ struct AppRealInstallTests {
         environment["LC_ALL"] = "C"
         let resolver = AppResolver(environment: environment)
         let found = resolver.resolve(PlayerClues(
-            busName: "org.mpris.MediaPlayer2.mpv", desktopEntry: "mpv", identity: "mpv Media Player", processID: UInt32(getpid())))
+            busName: "org.mpris.MediaPlayer2.mpv", desktopEntry: "mpv", identity: "mpv Media Player", process: ConnectedProcess(processID: UInt32(getpid()), startedBy: BootClock.now())))
         #expect(found.appID == "mpv" && found.source == .desktopEntry)
         #expect(found.appName == String(name))
         let icon = try #require(found.appIcon)

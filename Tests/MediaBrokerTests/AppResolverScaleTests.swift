@@ -29,14 +29,14 @@ struct AppResolverScaleTests {
     @Test func findsTheAppByItsNameAmongHundredsWithItsIcon() throws {
         let fixture = try desktopSized()
         let resolver = fixture.resolver()
-        let clues = PlayerClues(busName: "org.mpris.MediaPlayer2.app7", identity: "App 7", processID: UInt32(getpid()))
+        let clues = PlayerClues(busName: "org.mpris.MediaPlayer2.app7", identity: "App 7", process: ConnectedProcess(processID: UInt32(getpid()), startedBy: BootClock.now()))
         let found = resolver.resolve(clues)
         #expect(found.appID == "org.example.App7")
         #expect(found.appName == "App 7")
         #expect(found.appIcon == fixture.usrShare + "/icons/hicolor/32x32/apps/org.example.App7.png")
         #expect(resolver.resolve(clues) == found, "the cached answer is the answer")
         var withoutPID = clues
-        withoutPID.processID = nil
+        withoutPID.process = nil
         #expect(resolver.resolve(withoutPID) == found)
         #expect(resolver.identity(forAppID: "org.example.App398").appName == "App 398")
     }

@@ -125,14 +125,14 @@ struct AppResolverTests {
         let fixture = try AppFixture()
         try fixture.desktopFile(in: fixture.flatpakSystem, "io.mpv.Mpv.desktop", "Name=mpv (Flatpak)")
         try fixture.write(fixture.proc + "/4242/root/.flatpak-info", "[Application]\nname=io.mpv.Mpv\nruntime=runtime/org.freedesktop.Platform\n")
-        let found = fixture.resolver().resolve(PlayerClues(busName: Self.mpris + "mpv", desktopEntry: "mpv", processID: 4242))
+        let found = fixture.resolver().resolve(PlayerClues(busName: Self.mpris + "mpv", desktopEntry: "mpv", process: FakeProcess.connected(4242)))
         #expect(found == AppIdentity(appID: "io.mpv.Mpv", appName: "mpv (Flatpak)", appIcon: nil, source: .flatpak))
     }
 
     @Test func aFlatpakCgroupGivesTheFlatpakIdWhenTheRootIsUnreadable() throws {
         let fixture = try AppFixture()
         try fixture.write(fixture.proc + "/77/cgroup", "0::/user.slice/user-1000.slice/user@1000.service/app.slice/app-flatpak-com.spotify.Client-123456.scope\n")
-        let found = fixture.resolver().resolve(PlayerClues(busName: Self.mpris + "spotify", desktopEntry: "spotify", identity: "Spotify", processID: 77))
+        let found = fixture.resolver().resolve(PlayerClues(busName: Self.mpris + "spotify", desktopEntry: "spotify", identity: "Spotify", process: FakeProcess.connected(77)))
         #expect(found == AppIdentity(appID: "com.spotify.Client", appName: "Spotify", appIcon: nil, source: .flatpak))
     }
 
@@ -142,34 +142,32 @@ struct AppResolverTests {
         try fixture.write(fixture.proc + "/88/cgroup", "0::/user.slice/user-1000.slice/user@1000.service/app.slice/snap.spotify.spotify-3f2a1b2c-1111-2222-3333-444455556666.scope\n")
         try fixture.write(fixture.proc + "/89/cgroup", "0::/user.slice/snap.ncspot.ncspot.0b1c2d3e-1111-2222-3333-444455556666.scope\n")
         let resolver = fixture.resolver()
-        let spotify = resolver.resolve(PlayerClues(busName: Self.mpris + "spotify", processID: 88))
+        let spotify = resolver.resolve(PlayerClues(busName: Self.mpris + "spotify", process: FakeProcess.connected(88)))
         #expect(spotify == AppIdentity(appID: "spotify_spotify", appName: "Spotify (snap)", appIcon: nil, source: .snap))
-        #expect(resolver.resolve(PlayerClues(busName: Self.mpris + "ncspot.instance89", processID: 89)).appID == "ncspot")
+        #expect(resolver.resolve(PlayerClues(busName: Self.mpris + "ncspot.instance89", process: FakeProcess.connected(89))).appID == "ncspot")
     }
 
     @Test("issue 17: a browser that has not told its DesktopEntry is found by its executable's name")
     func theExecutableNameIsALastClue() throws {
         let fixture = try AppFixture()
         try fixture.desktopFile(in: fixture.usrShare, "firefox-esr.desktop", "Name=Firefox ESR", "StartupWMClass=firefox-esr")
-        try FileManager.default.createDirectory(atPath: fixture.proc + "/31", withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(atPath: fixture.proc + "/31/exe", withDestinationPath: "/usr/lib/firefox-esr/firefox-esr")
-        try FileManager.default.createDirectory(atPath: fixture.proc + "/32", withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(atPath: fixture.proc + "/32/exe", withDestinationPath: "/usr/lib/firefox-esr/firefox-esr (deleted)")
+        try fixture.process(31, executable: "/usr/lib/firefox-esr/firefox-esr")
+        try fixture.process(32, executable: "/usr/lib/firefox-esr/firefox-esr (deleted)")
         let resolver = fixture.resolver()
         for pid: UInt32 in [31, 32] {
-            let found = resolver.resolve(PlayerClues(busName: Self.mpris + "firefox.instance_1_77", processID: pid))
+            let found = resolver.resolve(PlayerClues(busName: Self.mpris + "firefox.instance_1_77", process: FakeProcess.connected(pid)))
             #expect(found == AppIdentity(appID: "firefox-esr", appName: "Firefox ESR", appIcon: nil, source: .desktopFileMatch))
         }
         // The player's own word still comes first; without a process the bus name is all there is.
-        #expect(resolver.resolve(PlayerClues(busName: Self.mpris + "firefox.instance_1_77", processID: 33)).appID == "firefox")
+        #expect(resolver.resolve(PlayerClues(busName: Self.mpris + "firefox.instance_1_77", process: FakeProcess.connected(33))).appID == "firefox")
     }
 
     @Test func anUnconfinedOrVanishedProcessUsesTheOtherRules() throws {
         let fixture = try AppFixture()
         try fixture.write(fixture.proc + "/5/cgroup", "0::/user.slice/user-1000.slice/session-2.scope\n")
         let resolver = fixture.resolver()
-        #expect(resolver.resolve(PlayerClues(busName: Self.mpris + "vlc", processID: 5)).source == .busName)
-        #expect(resolver.resolve(PlayerClues(busName: Self.mpris + "vlc", processID: 6)).source == .busName)
+        #expect(resolver.resolve(PlayerClues(busName: Self.mpris + "vlc", process: FakeProcess.connected(5))).source == .busName)
+        #expect(resolver.resolve(PlayerClues(busName: Self.mpris + "vlc", process: FakeProcess.connected(6))).source == .busName)
     }
 
     @Test(arguments: [

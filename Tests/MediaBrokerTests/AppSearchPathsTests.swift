@@ -44,11 +44,22 @@ final class AppFixture: Sendable {
         AppResolver(paths: paths(extra), locale: locale.flatMap(DesktopLocale.init), procRoot: proc)
     }
 
-    /// Writes `text` to `path` (absolute), creating the directories above it.
+    /// Writes `text` to `path` (absolute), creating the directories above it. A file of a fake
+    /// process (under ``proc``) gives it a `stat` too, as the kernel does (``FakeProcess``).
     func write(_ path: String, _ text: String) throws {
         try FileManager.default.createDirectory(
             atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        if path.hasPrefix(proc + "/"), let pid = FakeProcess.processID(ofEntry: path.dropFirst(proc.count + 1)) {
+            let stat = proc + "/" + String(pid) + "/stat"
+            if !FileManager.default.fileExists(atPath: stat) { try Data(FakeProcess.stat(pid: pid).utf8).write(to: URL(fileURLWithPath: stat)) }
+        }
+    }
+
+    /// A fake process `pid` whose executable (`/proc/PID/exe`) is `target`.
+    func process(_ pid: UInt32, executable target: String) throws {
+        try write(proc + "/\(pid)/stat", FakeProcess.stat(pid: pid))
+        try FileManager.default.createSymbolicLink(atPath: proc + "/\(pid)/exe", withDestinationPath: target)
     }
 
     /// Writes a desktop file `<dataDir>/applications/<relative>` from `lines` under `[Desktop Entry]`.

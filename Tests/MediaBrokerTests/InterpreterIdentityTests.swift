@@ -13,14 +13,9 @@ struct InterpreterIdentityTests {
     private func pythonSession() throws -> AppFixture {
         let fixture = try AppFixture()
         try fixture.desktopFile(in: fixture.usrShare, "python3.11.desktop", "Name=Python (v3.11)", "Icon=/usr/share/pixmaps/python3.11.xpm")
-        try link(fixture, pid: 40, to: "/usr/bin/python3.11")
-        try link(fixture, pid: 41, to: "/usr/bin/python3.11")
+        try fixture.process(40, executable: "/usr/bin/python3.11")
+        try fixture.process(41, executable: "/usr/bin/python3.11")
         return fixture
-    }
-
-    private func link(_ fixture: AppFixture, pid: UInt32, to executable: String) throws {
-        try FileManager.default.createDirectory(atPath: fixture.proc + "/\(pid)", withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(atPath: fixture.proc + "/\(pid)/exe", withDestinationPath: executable)
     }
 
     @Test(arguments: [
@@ -40,7 +35,7 @@ struct InterpreterIdentityTests {
     @Test func aPythonPlayerWhoseStemMatchesNothingIsRecordedUnderItsStem() throws {
         let fixture = try pythonSession()
         let found = fixture.resolver().resolve(PlayerClues(
-            busName: Self.mpris + "spotify", desktopEntry: "spotify", identity: "Spotify", processID: 40))
+            busName: Self.mpris + "spotify", desktopEntry: "spotify", identity: "Spotify", process: FakeProcess.connected(40)))
         #expect(found == AppIdentity(appID: "spotify", appName: "Spotify", appIcon: nil, source: .busName))
     }
 
@@ -51,15 +46,15 @@ struct InterpreterIdentityTests {
         let largest = try fixture.icon(fixture.flatpakSystem + "/icons/hicolor/256x256/apps/com.spotify.Client.png")
         try fixture.desktopFile(in: fixture.flatpakSystem, "com.spotify.Client.desktop", "Name=Spotify", "Icon=com.spotify.Client")
         let found = fixture.resolver().resolve(PlayerClues(
-            busName: Self.mpris + "spotify", desktopEntry: "spotify", identity: "Spotify", processID: 40))
+            busName: Self.mpris + "spotify", desktopEntry: "spotify", identity: "Spotify", process: FakeProcess.connected(40)))
         #expect(found == AppIdentity(appID: "com.spotify.Client", appName: "Spotify", appIcon: largest, source: .desktopFileMatch))
     }
 
     @Test func twoPythonPlayersAreTwoApps() throws {
         let fixture = try pythonSession()
         let resolver = fixture.resolver()
-        let first = resolver.resolve(PlayerClues(busName: Self.mpris + "radiotray", identity: "Radio Tray", processID: 40))
-        let second = resolver.resolve(PlayerClues(busName: Self.mpris + "podcastbridge", identity: "Podcasts", processID: 41))
+        let first = resolver.resolve(PlayerClues(busName: Self.mpris + "radiotray", identity: "Radio Tray", process: FakeProcess.connected(40)))
+        let second = resolver.resolve(PlayerClues(busName: Self.mpris + "podcastbridge", identity: "Podcasts", process: FakeProcess.connected(41)))
         #expect(first.appID == "radiotray" && second.appID == "podcastbridge")
     }
 
@@ -68,16 +63,16 @@ struct InterpreterIdentityTests {
         // The stem matches by its reverse-DNS name; the executable would match by id, a stronger kind.
         try fixture.desktopFile(in: fixture.usrShare, "org.example.Tunes.desktop", "Name=tunes")
         try fixture.desktopFile(in: fixture.usrShare, "tunes-bin.desktop", "Name=Tunes binary")
-        try link(fixture, pid: 50, to: "/opt/tunes/tunes-bin")
-        let found = fixture.resolver().resolve(PlayerClues(busName: Self.mpris + "tunes", processID: 50))
+        try fixture.process(50, executable: "/opt/tunes/tunes-bin")
+        let found = fixture.resolver().resolve(PlayerClues(busName: Self.mpris + "tunes", process: FakeProcess.connected(50)))
         #expect(found.appID == "org.example.Tunes")
     }
 
     @Test func aRealProgramsExecutableStillNamesIt() throws {
         let fixture = try AppFixture()
         try fixture.desktopFile(in: fixture.usrShare, "firefox-esr.desktop", "Name=Firefox ESR")
-        try link(fixture, pid: 31, to: "/usr/lib/firefox-esr/firefox-esr")
-        let found = fixture.resolver().resolve(PlayerClues(busName: Self.mpris + "firefox.instance_1_77", processID: 31))
+        try fixture.process(31, executable: "/usr/lib/firefox-esr/firefox-esr")
+        let found = fixture.resolver().resolve(PlayerClues(busName: Self.mpris + "firefox.instance_1_77", process: FakeProcess.connected(31)))
         #expect(found.appID == "firefox-esr" && found.appName == "Firefox ESR")
     }
 
@@ -88,25 +83,25 @@ struct InterpreterIdentityTests {
         try fixture.desktopFile(in: fixture.usrShare, "org.example.Journal.desktop", "Name=Example Journal")
         let resolver = fixture.resolver()
         #expect(resolver.installedAppIDs(among: ["org.example.Journal", "org.example.Other", "org.a11y.Bus"]) == ["org.example.Journal"])
-        let asker = resolver.asker(ownedAppID: "org.example.Journal", processID: 40)
+        let asker = resolver.asker(ownedAppID: "org.example.Journal", process: FakeProcess.connected(40))
         #expect(asker?.appID == "org.example.Journal" && asker?.appName == "Example Journal")
     }
 
     @Test func aHostScriptIsNamedByNobodyNeverByItsInterpreter() throws {
         let fixture = try pythonSession()
         let resolver = fixture.resolver()
-        #expect(resolver.asker(ownedAppID: nil, processID: 40) == nil)
-        #expect(resolver.asker(ownedAppID: "org.example.NotInstalled", processID: 40) == nil)
-        #expect(resolver.asker(ownedAppID: nil, processID: 99) == nil)
+        #expect(resolver.asker(ownedAppID: nil, process: FakeProcess.connected(40)) == nil)
+        #expect(resolver.asker(ownedAppID: "org.example.NotInstalled", process: FakeProcess.connected(40)) == nil)
+        #expect(resolver.asker(ownedAppID: nil, process: FakeProcess.connected(99)) == nil)
     }
 
     @Test func aHostProgramIsNamedByItsExecutablesDesktopFileOrItsExecutable() throws {
         let fixture = try AppFixture()
         try fixture.desktopFile(in: fixture.usrShare, "gnome-journal.desktop", "Name=Journal")
-        try link(fixture, pid: 60, to: "/usr/bin/gnome-journal")
-        try link(fixture, pid: 61, to: "/home/me/bin/diary")
+        try fixture.process(60, executable: "/usr/bin/gnome-journal")
+        try fixture.process(61, executable: "/home/me/bin/diary")
         let resolver = fixture.resolver()
-        #expect(resolver.asker(ownedAppID: nil, processID: 60)?.appName == "Journal")
-        #expect(resolver.asker(ownedAppID: nil, processID: 61)?.appName == "diary")
+        #expect(resolver.asker(ownedAppID: nil, process: FakeProcess.connected(60))?.appName == "Journal")
+        #expect(resolver.asker(ownedAppID: nil, process: FakeProcess.connected(61))?.appName == "diary")
     }
 }

@@ -55,10 +55,10 @@ struct PlayerIdentityTests {
     func clues() {
         var identity = PlayerIdentity()
         identity.answered(["Identity": .string("Firefox"), "DesktopEntry": .string("firefox-esr")])
-        identity.processID = .some(4242)
+        identity.process = .some(FakeProcess.connected(4242))
         let clues = identity.clues(busNames: Self.names.union(["org.mpris.MediaPlayer2.zzz"]))
         #expect(clues == PlayerClues(busName: "org.mpris.MediaPlayer2.firefox.instance_1_77", desktopEntry: "firefox-esr",
-                                     identity: "Firefox", processID: 4242))
+                                     identity: "Firefox", process: FakeProcess.connected(4242)))
         #expect(identity.clues(busNames: []) == nil)
     }
 

@@ -105,7 +105,7 @@ struct PlayersCoreFollowingTests {
     func identityAskedAgain() throws {
         let harness = PlayersCoreHarness()
         let ref = try #require(harness.meet("org.mpris.MediaPlayer2.firefox.instance_1_5", as: ":1.5"))
-        harness.feed(.processID(ref, 77))
+        harness.feed(.processFound(ref, FakeProcess.connected(77)))
         let failed = harness.feed(.answered(ref, .identity, .failure(.failed("no such object"))))
         #expect(failed.contains(.arm(.identityRetry(ref), after: ReadRetry.firstDelay)))
         #expect(!failed.contains { if case .resolveApp = $0 { true } else { false } })
@@ -113,21 +113,21 @@ struct PlayersCoreFollowingTests {
         #expect(answered.contains(.cancel(.identityRetry(ref))) && answered.contains(.read(ref, .identity)))
         let identity = harness.feed(.answered(ref, .identity, .success([.vardict(["DesktopEntry": .string("firefox-esr")])])))
         #expect(identity.contains(.resolveApp(ref, PlayerClues(busName: "org.mpris.MediaPlayer2.firefox.instance_1_5",
-                                                                desktopEntry: "firefox-esr", identity: nil, processID: 77))))
+                                                                desktopEntry: "firefox-esr", identity: nil, process: FakeProcess.connected(77)))))
     }
 
     @Test("an identity never told is given up on after ReadRetry's patience: the app comes from the name and process")
     func identityGivenUp() throws {
         let harness = PlayersCoreHarness()
         let ref = try #require(harness.meet("org.mpris.MediaPlayer2.mute", as: ":1.5"))
-        harness.feed(.processID(ref, 9))
+        harness.feed(.processFound(ref, FakeProcess.connected(9)))
         var resolved: [PlayerClues] = []
         for _ in 0..<40 where resolved.isEmpty {
             let actions = harness.feed(.answered(ref, .identity, .failure(.failed("no"))))
             resolved = actions.compactMap { if case .resolveApp(_, let clues) = $0 { clues } else { nil } }
             harness.advance(by: ReadRetry.longestDelay)
         }
-        #expect(resolved == [PlayerClues(busName: "org.mpris.MediaPlayer2.mute", processID: 9)])
+        #expect(resolved == [PlayerClues(busName: "org.mpris.MediaPlayer2.mute", process: FakeProcess.connected(9))])
         #expect(harness.logLines.contains { $0.contains("never told its identity") })
     }
 
@@ -137,7 +137,7 @@ struct PlayersCoreFollowingTests {
         let ref = try #require(harness.meet("org.mpris.MediaPlayer2.vlc", as: ":1.5"))
         let answer = harness.feed(.answered(ref, .identity, .success([.vardict(["Identity": .string("VLC")])])))
         #expect(!answer.contains { if case .resolveApp = $0 { true } else { false } })
-        #expect(harness.feed(.processID(ref, nil)).contains(.resolveApp(ref, PlayerClues(busName: "org.mpris.MediaPlayer2.vlc", identity: "VLC"))))
+        #expect(harness.feed(.processFound(ref, nil)).contains(.resolveApp(ref, PlayerClues(busName: "org.mpris.MediaPlayer2.vlc", identity: "VLC"))))
     }
 
     @Test("answers and timers for a player that left are ignored, even when its connection takes a name again")

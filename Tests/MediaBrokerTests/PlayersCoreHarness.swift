@@ -76,7 +76,7 @@ final class PlayersCoreHarness {
 
     /// The bus daemon tells its process, the player its identity, the resolver its app.
     func identify(_ ref: PlayerRef, desktopEntry: String? = nil, identity: String = "Player", pid: UInt32 = 4242) {
-        feed(.processID(ref, pid))
+        feed(.processFound(ref, FakeProcess.connected(pid)))
         var properties: [String: DBusValue] = ["Identity": .string(identity)]
         if let desktopEntry { properties["DesktopEntry"] = .string(desktopEntry) }
         let answer = feed(.answered(ref, .identity, .success([.vardict(properties)])))

@@ -11,6 +11,9 @@ import TestSupport
             let full = root.appending(path)
             try FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try text.write(toFile: full, atomically: true, encoding: .utf8)
+            if let pid = FakeProcess.processID(ofEntry: Substring(path)), !FileManager.default.fileExists(atPath: root.appending("\(pid)/stat")) {
+                try FakeProcess.stat(pid: pid).write(toFile: root.appending("\(pid)/stat"), atomically: true, encoding: .utf8)
+            }
         }
         return root
     }
@@ -18,19 +21,19 @@ import TestSupport
     @Test("a .flatpak-info in the process's root names the app")
     func flatpak() throws {
         let proc = try Self.proc(["42/root/.flatpak-info": "[Application]\nname=org.example.Journal\n", "42/cgroup": "0::/user.slice\n"])
-        #expect(Reader.of(processID: 42, procRoot: proc.path) == .app("org.example.Journal"))
+        #expect(Reader.of(FakeProcess.connected(42), procRoot: proc.path) == .app("org.example.Journal"))
     }
 
     @Test("a snap's cgroup names the snap")
     func snap() throws {
         let proc = try Self.proc(["7/root/etc/os-release": "", "7/cgroup": "0::/user.slice/snap.journal.journal-1b2c.scope\n"])
-        #expect(Reader.of(processID: 7, procRoot: proc.path) == .app("journal"))
+        #expect(Reader.of(FakeProcess.connected(7), procRoot: proc.path) == .app("journal"))
     }
 
     @Test("a readable process with no sandbox is host")
     func host() throws {
         let proc = try Self.proc(["9/root/etc/os-release": "", "9/cgroup": "0::/user.slice/user-1000.slice/session-2.scope\n"])
-        #expect(Reader.of(processID: 9, procRoot: proc.path) == .host)
+        #expect(Reader.of(FakeProcess.connected(9), procRoot: proc.path) == .host)
     }
 
     @Test("a process that cannot be read, or a sandbox naming no valid app, is unidentified, never host")
@@ -40,10 +43,10 @@ import TestSupport
             "12/cgroup": "0::/\n",
             "13/root/etc/os-release": "",
         ])
-        #expect(Reader.of(processID: 11, procRoot: proc.path) == .unidentified)
-        #expect(Reader.of(processID: 12, procRoot: proc.path) == .unidentified, "its root cannot be looked into")
-        #expect(Reader.of(processID: 13, procRoot: proc.path) == .unidentified, "its cgroup cannot be read")
-        #expect(Reader.of(processID: 14, procRoot: proc.path) == .unidentified, "it is gone")
+        #expect(Reader.of(FakeProcess.connected(11), procRoot: proc.path) == .unidentified)
+        #expect(Reader.of(FakeProcess.connected(12), procRoot: proc.path) == .unidentified, "its root cannot be looked into")
+        #expect(Reader.of(FakeProcess.connected(13), procRoot: proc.path) == .unidentified, "its cgroup cannot be read")
+        #expect(Reader.of(FakeProcess.connected(14), procRoot: proc.path) == .unidentified, "it is gone")
     }
 
     @Test("the cache is keyed by unique name: a connection that leaves is forgotten, and a new one (even of a reused pid) is looked at afresh")

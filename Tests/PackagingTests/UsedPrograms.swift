@@ -168,7 +168,7 @@ struct UsedPrograms {
     /// literal, and every literal absolute path into the system's program folders.
     static func programs(inSwift source: String) -> [String] {
         // A link's target in a fake /proc names a program no test runs.
-        let source = source.replacing(/(withDestinationPath|to): "[^"]*"/, with: "")
+        let source = source.replacing(/(withDestinationPath|to|executable): "[^"]*"/, with: "")
         return source.matches(of: /ChildProcess\.(?:launch|run)\(\s*"([^"\/\\]+)"/).map { String($0.1) }
             + source.matches(of: /"((?:\/usr)?\/(?:s?bin|libexec)\/[A-Za-z0-9._+-]+)"/).map { String($0.1) }
     }

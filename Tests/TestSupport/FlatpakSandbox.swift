@@ -14,6 +14,8 @@ public struct FlatpakSandbox: Sendable {
     public let appID: String
     public let bus: PrivateBus
     public let talk: [String]
+    /// Flatpak's `--socket=session-bus`: the program talks to the bus itself, with no proxy between.
+    public var sessionBus = false
     private let directory: TemporaryDirectory
 
     /// Where the proxy listens inside the sandbox; the program's `DBUS_SESSION_BUS_ADDRESS`.
@@ -55,14 +57,13 @@ public struct FlatpakSandbox: Sendable {
         for directory in Set([programDirectory, Self.fixtures] + Self.libraryDirectories(of: program)) where !directory.hasPrefix("/usr/") {
             bind += ["--ro-bind", directory, directory]
         }
-        var variables = ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(Self.proxySocket)", "HOME": "/tmp",
+        var variables = ["DBUS_SESSION_BUS_ADDRESS": sessionBus ? bus.address : "unix:path=\(Self.proxySocket)", "HOME": "/tmp",
                          "TALK": talk.map { "--talk=\($0)" }.joined(separator: " ")]
         variables.merge(environment) { $1 }
         let setenv = variables.sorted { $0.key < $1.key }.flatMap { ["--setenv", $0.key, $0.value] }
+        let start = sessionBus ? [program] : ["/bin/sh", "-c", Self.startProxy, "sh", bus.address, program]
         return try ChildProcess.launch(
-            "bwrap",
-            arguments: ["--die-with-parent", "--unshare-pid", "--clearenv"] + bind + setenv
-                + ["--", "/bin/sh", "-c", Self.startProxy, "sh", bus.address, program] + arguments)
+            "bwrap", arguments: ["--die-with-parent", "--unshare-pid", "--clearenv"] + bind + setenv + ["--"] + start + arguments)
     }
 
     /// The directories of the shared libraries `program` loads from outside `/usr` (a debug

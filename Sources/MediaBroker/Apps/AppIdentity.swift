@@ -6,14 +6,14 @@ public struct PlayerClues: Hashable, Sendable {
     public var desktopEntry: String?
     /// The root interface's `Identity` property, as the player sent it.
     public var identity: String?
-    /// The owner's process id, from the bus daemon (`GetConnectionUnixProcessID`); nil if unknown.
-    public var processID: UInt32?
+    /// The owner's process, from the bus daemon (`GetConnectionUnixProcessID`); nil if unknown.
+    public var process: ConnectedProcess?
 
-    public init(busName: String, desktopEntry: String? = nil, identity: String? = nil, processID: UInt32? = nil) {
+    public init(busName: String, desktopEntry: String? = nil, identity: String? = nil, process: ConnectedProcess? = nil) {
         self.busName = busName
         self.desktopEntry = desktopEntry
         self.identity = identity
-        self.processID = processID
+        self.process = process
     }
 }
 

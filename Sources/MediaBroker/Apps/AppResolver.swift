@@ -97,11 +97,17 @@ public final class AppResolver: @unchecked Sendable {
     /// The app behind a player. Blocks on disk I/O when nothing is cached or something changed:
     /// call it from a thread that may block, or use `resolve(_:completion:)`.
     public func resolve(_ clues: PlayerClues) -> AppIdentity {
-        let sandbox = clues.processID.flatMap { Sandbox.of(processID: $0, procRoot: procRoot) }
+        // Read together, and only from the connection's own process (``ConnectedProcess``).
+        let seen = clues.process.flatMap { process in
+            process.reading(procRoot: procRoot) {
+                (Sandbox.of(processID: process.processID, procRoot: procRoot),
+                 Self.executableName(processID: process.processID, procRoot: procRoot))
+            }
+        }
+        let sandbox = seen?.0, executable = seen?.1
         let desktopEntry = Self.desktopID(clues.desktopEntry)
         let identity = clues.identity.flatMap { BoundedText.clean($0, maxBytes: Self.maximumNameBytes) }
         let stem = Self.busNameStem(clues.busName)
-        let executable = clues.processID.flatMap { Self.executableName(processID: $0, procRoot: procRoot) }
         let key = CluesKey(stem: stem, desktopEntry: desktopEntry, identity: identity, sandbox: sandbox, executable: executable)
         return withFreshSnapshot { snapshot in
             if let known = byClues[key] { return known }
@@ -159,12 +165,15 @@ public final class AppResolver: @unchecked Sendable {
     /// `ownedAppID` (a well-known name the caller owns that is an installed desktop-file id); else
     /// the desktop file its executable's name matches, or with none that name alone; nil when the
     /// executable is an interpreter (a Python app is not "Python") or cannot be read.
-    public func asker(ownedAppID: String?, processID: UInt32?) -> AppIdentity? {
+    public func asker(ownedAppID: String?, process: ConnectedProcess?) -> AppIdentity? {
         if let ownedAppID, AssetContract.isAppID(ownedAppID) {
             let known = identity(forAppID: ownedAppID)
             if known.appName != nil { return known }
         }
-        guard let executable = processID.flatMap({ Self.executableName(processID: $0, procRoot: procRoot) }),
+        let executable = process.flatMap { process in
+            process.reading(procRoot: procRoot) { Self.executableName(processID: process.processID, procRoot: procRoot) } ?? nil
+        }
+        guard let executable,
               !Interpreter.isInterpreter(executable) else { return nil }
         return withFreshSnapshot { snapshot in
             let item = Self.match(among: snapshot.desktopFiles, clues: [executable], names: [executable])
@@ -173,10 +182,10 @@ public final class AppResolver: @unchecked Sendable {
         }
     }
 
-    /// `asker(ownedAppID:processID:)` on the resolver's own thread.
-    public func asker(ownedAppID: String?, processID: UInt32?, completion: @escaping @Sendable (AppIdentity?) -> Void) {
-        let submitted = worker.submit { completion(self.asker(ownedAppID: ownedAppID, processID: processID)) }
-        if !submitted { completion(asker(ownedAppID: ownedAppID, processID: processID)) }
+    /// `asker(ownedAppID:process:)` on the resolver's own thread.
+    public func asker(ownedAppID: String?, process: ConnectedProcess?, completion: @escaping @Sendable (AppIdentity?) -> Void) {
+        let submitted = worker.submit { completion(self.asker(ownedAppID: ownedAppID, process: process)) }
+        if !submitted { completion(asker(ownedAppID: ownedAppID, process: process)) }
     }
 
     /// The icon file for an `Icon=` value, by the same rules and cache as the other lookups.

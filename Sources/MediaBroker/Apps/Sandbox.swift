@@ -26,6 +26,20 @@ enum Sandbox: Hashable, Sendable {
         return fromCgroup(String(decoding: bytes, as: UTF8.self))
     }
 
+    /// The snap an AppArmor label names (`snap.spotify.spotify (enforce)`, as the bus daemon
+    /// recorded it when the connection was made: `LinuxSecurityLabel`), hooks included; nil for
+    /// any other label. The label is the kernel's, fixed for the connection: no pid is involved.
+    static func fromSecurityLabel(_ bytes: [UInt8]) -> Sandbox? {
+        let label = bytes.prefix { $0 != 0 }
+        let profile = label.split(separator: UInt8(ascii: " "), maxSplits: 1).first ?? []
+        let parts = profile.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+            .map { String(decoding: $0, as: UTF8.self) }
+        guard parts.count >= 3, parts[0] == "snap", AssetContract.isAppID(parts[1]), AssetContract.isAppID(parts[2]) else {
+            return nil
+        }
+        return .snap(name: parts[1], app: parts[2])
+    }
+
     /// The sandbox named by a `/proc/PID/cgroup` text: a `app-flatpak-<id>-<n>.scope` or a
     /// `snap.<name>.<app>…` unit in any line's path, the innermost one first.
     static func fromCgroup(_ text: String) -> Sandbox? {

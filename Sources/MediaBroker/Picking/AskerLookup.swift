@@ -15,7 +15,9 @@ struct AskerLookup: Sendable {
     static let maximumNames = 512
     static let maximumOwnerQuestions = 8
 
-    func describe(_ caller: String, reader: Reader, then: @escaping @Sendable (AppIdentity?) -> Void) {
+    /// Names `caller`, whose connection's process is told apart from a later one on its pid by
+    /// `startedBy` (``ConnectedProcess``).
+    func describe(_ caller: String, reader: Reader, startedBy: BootClock.Ticks, then: @escaping @Sendable (AppIdentity?) -> Void) {
         let loop = connection.loop
         let described: @Sendable (AppIdentity?) -> Void = { identity in loop.execute { then(identity) } }
         if let appID = reader.appID {
@@ -25,14 +27,15 @@ struct AskerLookup: Sendable {
             }
         }
         connection.callBus("GetConnectionUnixProcessID", [.string(caller)], timeout: .seconds(5)) { [self] result in
-            let pid = (try? result.get().first?.integer(as: UInt32.self)) ?? nil
+            let process = ((try? result.get().first?.integer(as: UInt32.self)) ?? nil)
+                .map { ConnectedProcess(processID: $0, startedBy: startedBy) }
             connection.callBus("ListNames", timeout: .seconds(5)) { [self] result in
                 let names = ((try? result.get().first?.strings()) ?? [])
                     .filter { !$0.hasPrefix(":") && !$0.hasPrefix("org.freedesktop.") }.prefix(Self.maximumNames)
                 resolver.installedAppIDs(among: Array(names)) { [self] candidates in
                     loop.execute { [self] in
                         firstOwned(by: caller, among: candidates.prefix(Self.maximumOwnerQuestions)) { [self] owned in
-                            resolver.asker(ownedAppID: owned, processID: pid, completion: described)
+                            resolver.asker(ownedAppID: owned, process: process, completion: described)
                         }
                     }
                 }

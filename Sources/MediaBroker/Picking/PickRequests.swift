@@ -82,7 +82,7 @@ final class PickRequests: @unchecked Sendable {
             connection.loop.execute { [unowned self] in close(caller) }
         })
         call.reply([.objectPath(path)])
-        AskerLookup(connection: connection, resolver: controller.resolver).describe(caller, reader: reader) { [unowned self] asker in
+        AskerLookup(connection: connection, resolver: controller.resolver).describe(caller, reader: reader, startedBy: controller.gate.startedBy(caller)) { [unowned self] asker in
             let request = PickerRequest(appID: asker?.appID, appName: asker?.appName, appIcon: asker?.appIcon, reason: options.reason,
                                         since: options.since, until: options.until, multiple: options.multiple,
                                         parentWindow: options.parentWindow, busAddress: busAddress)

@@ -17,8 +17,8 @@ struct PlayerIdentity {
     private(set) var isAnswered = false
     /// A read of the root interface or a lookup of the app is under way.
     var isFindingApp = false
-    /// The owner's process id, once the bus daemon was asked (`nil` inside: it did not say).
-    var processID: UInt32??
+    /// The owner's process, once the bus daemon was asked for its pid (`nil` inside: it did not say).
+    var process: ConnectedProcess??
     private var retry = ReadRetry()
 
     /// What to do after a failed read of the root interface.
@@ -67,6 +67,6 @@ struct PlayerIdentity {
     /// What the resolver is given, from the first of `busNames`; `nil` without a name.
     func clues(busNames: Set<String>) -> PlayerClues? {
         guard let busName = busNames.sorted().first else { return nil }
-        return PlayerClues(busName: busName, desktopEntry: desktopEntry, identity: identity, processID: processID ?? nil)
+        return PlayerClues(busName: busName, desktopEntry: desktopEntry, identity: identity, process: process ?? nil)
     }
 }

@@ -190,7 +190,8 @@ public final class PlayerTracker: @unchecked Sendable {
             self.read(read, of: ref)
         case .askProcessID(let ref):
             connection.callBus("GetConnectionUnixProcessID", [.string(ref.uniqueName)], timeout: .seconds(5)) { [self] result in
-                feed(.processID(ref, (try? result.get().first?.integer(as: UInt32.self)) ?? nil))
+                let pid = (try? result.get().first?.integer(as: UInt32.self)) ?? nil
+                feed(.processFound(ref, pid.map { controller.gate.process(of: ref.uniqueName, processID: $0) }))
             }
         case .resolveApp(let ref, let clues):
             let loop = connection.loop

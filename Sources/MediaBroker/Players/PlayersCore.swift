@@ -44,7 +44,7 @@ final class PlayersCore {
         /// A read the core asked for answered (the reply's arguments) or failed.
         case answered(PlayerRef, Read, Result<[DBusValue], BusError>)
         /// The bus daemon told the process id of the player's connection (`nil`: it did not).
-        case processID(PlayerRef, UInt32?)
+        case processFound(PlayerRef, ConnectedProcess?)
         case appResolved(PlayerRef, AppIdentity)
         /// The art at `url` was read (`nil`: there was none, or it was refused).
         case artworkSecured(PlayerRef, url: String, SecuredArtwork?)
@@ -201,9 +201,9 @@ final class PlayersCore {
             } else {
                 answered(read, result, for: player)
             }
-        case .processID(let ref, let pid):
+        case .processFound(let ref, let process):
             guard let player = followed(ref) else { break }
-            if player.identity.processID == nil { player.identity.processID = .some(pid) }
+            if player.identity.process == nil { player.identity.process = .some(process) }
             if player.wantsApp { resolveApp(of: player) }
         case .appResolved(let ref, let app):
             if let player = followed(ref) { appResolved(app, for: player) }
@@ -533,7 +533,7 @@ final class PlayersCore {
     /// Resolves the app once the process id is known (the runtime asked for it on meeting).
     private func resolveApp(of player: FollowedPlayer) {
         player.identity.isFindingApp = true
-        guard player.identity.processID != nil else {
+        guard player.identity.process != nil else {
             player.wantsApp = true
             return
         }

@@ -8,11 +8,14 @@ import SwiftDBus
 /// donations (``DonationRateLimit``) and puts `RequestAccess` questions to the person
 /// (``AccessQuestions``, through ``AccessNotifications``).
 ///
-/// A caller is identified once per connection: its process id from the bus daemon
-/// (`GetConnectionCredentials`, which read it from the socket when the connection was made), its
-/// sandbox from that process's `/proc` entry, read off the bus thread. The cache is keyed by the
-/// unique name, which the bus never gives to another connection: a process that exits and whose
-/// pid is reused connects under a new name and is looked at afresh, so it cannot inherit a grant.
+/// A caller is identified once per connection, from what the bus daemon recorded when the
+/// connection was made (`GetConnectionCredentials`): a snap by its AppArmor label
+/// (`LinuxSecurityLabel`), else by its process id, whose `/proc` entry tells the sandbox (read off
+/// the bus thread). The process at that pid is believed only if it is the connection's own
+/// (``ConnectedProcess``: it started before the broker first knew the connection, noted in
+/// ``ConnectionBirths``), so an app that connects, exits and leaves the socket to a child cannot
+/// lend its connection the identity of whatever process gets the pid next. The cache is keyed by
+/// the unique name, which the bus never gives to another connection.
 ///
 /// Lives on the connection's thread.
 // @unchecked Sendable: built on the main thread before the object is exported, then touched only
@@ -28,6 +31,7 @@ final class ReaderGate: @unchecked Sendable {
     private let lookups = WorkerThread()
     private var token: MatchToken?
     private var leaving: [(String) -> Void] = []
+    private var births = ConnectionBirths()
     private(set) var subscribers = Subscribers()
     private var donations = DonationRateLimit()
     lazy var questions = AccessNotifications(gate: self)
@@ -37,17 +41,24 @@ final class ReaderGate: @unchecked Sendable {
         self.procRoot = procRoot
     }
 
-    /// Forgets connections as they leave. Call on the connection's thread.
+    /// Notes connections as they come and forgets them as they leave. Call on the connection's thread.
     func start() {
         let rule = MatchRule(sender: BusConnection.busName, interface: .bus, member: "NameOwnerChanged", path: BusConnection.busPath)
         connection.addMatch(rule, handler: { [self] message in
             guard message.sender == BusConnection.busName.rawValue || message.sender == "org.freedesktop.DBus" else { return }
             let arguments = message.arguments
             guard arguments.count == 3, let name = try? arguments[0].string(), name.hasPrefix(":"),
-                  (try? arguments[2].string()) == "" else { return }
-            left(name)
+                  let old = try? arguments[1].string(), let new = try? arguments[2].string() else { return }
+            if new.isEmpty {
+                left(name)
+            } else if old.isEmpty {
+                births.arrived(name, at: BootClock.now())
+            }
         }, completion: { [self] result in
-            if case .success(let token) = result { self.token = token }
+            if case .success(let token) = result {
+                self.token = token
+                births.watching(since: BootClock.now())
+            }
         })
     }
 
@@ -60,6 +71,7 @@ final class ReaderGate: @unchecked Sendable {
 
     private func left(_ uniqueName: String) {
         cache.forget(uniqueName)
+        births.left(uniqueName)
         subscribers.remove(uniqueName)
         for hook in leaving { hook(uniqueName) }
     }
@@ -96,22 +108,35 @@ final class ReaderGate: @unchecked Sendable {
         if waiting[uniqueName] != nil { return waiting[uniqueName]?.append(then) ?? () }
         waiting[uniqueName] = [then]
         connection.callBus("GetConnectionCredentials", [.string(uniqueName)], timeout: .seconds(5)) { [self] result in
-            guard let pid = Self.processID(of: result) else { return identified(uniqueName, as: .unidentified, remember: false) }
-            let loop = connection.loop, procRoot = procRoot
+            guard case .success(let values) = result, let credentials = try? values.first?.vardict(),
+                  (try? credentials["UnixUserID"]?.integer(as: UInt32.self)) == getuid() else {
+                return identified(uniqueName, as: .unidentified, remember: false)
+            }
+            if let label = try? credentials["LinuxSecurityLabel"]?.array(),
+               let snap = Sandbox.fromSecurityLabel(label.compactMap { try? $0.integer(as: UInt8.self) }) {
+                return identified(uniqueName, as: Reader(snap), remember: true)
+            }
+            guard let pid = try? credentials["ProcessID"]?.integer(as: UInt32.self) else {
+                return identified(uniqueName, as: .unidentified, remember: false)
+            }
+            let process = self.process(of: uniqueName, processID: pid), loop = connection.loop, procRoot = procRoot
             let submitted = lookups.submit { [self] in
-                let reader = Reader.of(processID: pid, procRoot: procRoot)
+                let reader = Reader.of(process, procRoot: procRoot)
                 loop.execute { [self] in confirm(uniqueName, pid: pid, as: reader) }
             }
             if !submitted { identified(uniqueName, as: .unidentified, remember: false) }
         }
     }
 
-    /// The process id of a `GetConnectionCredentials` answer, when it is this user's process.
-    private static func processID(of result: Result<[DBusValue], BusError>) -> UInt32? {
-        guard case .success(let values) = result, let credentials = try? values.first?.vardict(),
-              let pid = try? credentials["ProcessID"]?.integer(as: UInt32.self),
-              (try? credentials["UnixUserID"]?.integer(as: UInt32.self)) == getuid() else { return nil }
-        return pid
+    /// The process of connection `uniqueName`, whose pid the bus daemon says is `pid`, as far as it
+    /// can be told from a later process on the same pid (``ConnectedProcess``).
+    func process(of uniqueName: String, processID pid: UInt32) -> ConnectedProcess {
+        ConnectedProcess(processID: pid, startedBy: startedBy(uniqueName))
+    }
+
+    /// The latest start a process of connection `uniqueName` can have (``ConnectionBirths``).
+    func startedBy(_ uniqueName: String) -> BootClock.Ticks {
+        births.startedBy(uniqueName, now: BootClock.now())
     }
 
     /// Asks the bus again after `/proc` was read: a connection that left meanwhile (its process

@@ -1,0 +1,34 @@
+/// When the broker first knew each connection on the bus, in ``BootClock`` ticks: the anchor of
+/// ``ConnectedProcess``. The bus announces a connection (`NameOwnerChanged` of its unique name
+/// from no owner) before the connection can send anything else, so a connection that calls the
+/// broker was noted first. A connection older than the broker's watch is taken to be born when
+/// the watch began, the latest moment its process can have started.
+struct ConnectionBirths {
+    /// More connections than this are not noted one by one: the bus itself refuses about as many
+    /// per user (dbus-daemon's session `max_connections_per_user` is 100,000 by default).
+    static let maximum = 100_000
+
+    private var births: [String: BootClock.Ticks] = [:]
+    private var watchingSince: BootClock.Ticks?
+
+    /// The watch on `NameOwnerChanged` is in force from `moment` on.
+    mutating func watching(since moment: BootClock.Ticks) {
+        if watchingSince == nil { watchingSince = moment }
+    }
+
+    /// `uniqueName` connected; the broker learns of it at `moment`.
+    mutating func arrived(_ uniqueName: String, at moment: BootClock.Ticks) {
+        guard births.count < Self.maximum || births[uniqueName] != nil else { return }
+        births[uniqueName] = births[uniqueName] ?? moment
+    }
+
+    mutating func left(_ uniqueName: String) {
+        births[uniqueName] = nil
+    }
+
+    /// The latest start a process of `uniqueName` can have: its birth, else the watch's start,
+    /// else `now` (the watch is not in force yet, so every connection is older than this moment).
+    func startedBy(_ uniqueName: String, now: BootClock.Ticks) -> BootClock.Ticks {
+        births[uniqueName] ?? watchingSince ?? now
+    }
+}
