@@ -36,12 +36,13 @@ let package = Package(
 
         .target(name: "MediaBrokerVersion", swiftSettings: strict),
         .target(name: "AssetContract", swiftSettings: strict),
+        .target(name: "BoundedFile", swiftSettings: strict),
         .target(name: "SwiftDBus", dependencies: ["CDBus"], swiftSettings: strict),
         .target(name: "SwiftGtk", dependencies: ["CGtk"], swiftSettings: strict),
         .target(name: "PickerChannel", swiftSettings: strict),
-        .target(name: "MediaBroker", dependencies: ["SwiftDBus", "CSQLite", "MediaBrokerVersion", "AssetContract", "PickerChannel"], swiftSettings: strict),
+        .target(name: "MediaBroker", dependencies: ["SwiftDBus", "CSQLite", "MediaBrokerVersion", "AssetContract", "PickerChannel", "BoundedFile"], swiftSettings: strict),
         .target(name: "MediaDonationClient", dependencies: ["SwiftDBus", "MediaBrokerVersion", "AssetContract"], swiftSettings: strict),
-        .target(name: "MediaPicker", dependencies: ["SwiftGtk", "PickerChannel", "MediaDonationClient", "MediaBrokerVersion"], swiftSettings: strict),
+        .target(name: "MediaPicker", dependencies: ["SwiftGtk", "PickerChannel", "MediaDonationClient", "MediaBrokerVersion", "BoundedFile"], swiftSettings: strict),
 
         .executableTarget(name: "media-broker", dependencies: ["MediaBroker"], swiftSettings: strict),
         .executableTarget(name: "broker-ctl", dependencies: ["MediaDonationClient", "MediaBrokerVersion", "AssetContract"], swiftSettings: strict),
@@ -51,7 +52,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
 
         .testTarget(name: "SwiftDBusTests", dependencies: ["SwiftDBus", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "MediaBrokerTests", dependencies: ["MediaBroker", "AssetContract", "PickerChannel", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "MediaBrokerTests", dependencies: ["MediaBroker", "AssetContract", "PickerChannel", "BoundedFile", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "MediaPickerTests", dependencies: ["MediaPicker", "MediaDonationClient", "PickerChannel"], swiftSettings: strict),
         .testTarget(name: "MediaDonationClientTests", dependencies: ["MediaDonationClient", "SwiftDBus"], swiftSettings: strict),
         .testTarget(name: "BrokerCtlTests", dependencies: ["broker-ctl", "MediaDonationClient", "TestSupport"], swiftSettings: strict),

@@ -8,7 +8,7 @@ struct AskerBanner: View {
     let widget: Widget
 
     init(request: PickerRequest) {
-        let icon = request.appIcon.map { Image(file: $0, size: 32) } ?? Image(icon: "application-x-executable", size: 32)
+        let icon = Image.picture(request.appIcon, size: 32, placeholder: "application-x-executable")
         let asker = request.askerName
         let asks = Label("\(asker) asks for music you listened to. It gets only what you share.", wraps: true)
         let text = Box(.vertical, spacing: 2, [asks.styleClass("heading")])

@@ -1,4 +1,4 @@
-public import MediaDonationClient
+import MediaDonationClient
 public import PickerChannel
 public import SwiftGtk
 
@@ -142,7 +142,7 @@ public final class PickerWindow {
     }
 
     private static func image(of art: (file: String?, icon: String), size: Int32) -> Image {
-        art.file.map { Image(file: $0, size: size) } ?? Image(icon: art.icon, size: size)
+        Image.picture(art.file, size: size, placeholder: art.icon)
     }
 
     // MARK: Opening and ticking

@@ -34,6 +34,43 @@ import Testing
         #expect(try await client.recentMedia().map(\.title) == ["Private Song"], "nothing purged")
     }
 
+    @Test("item 2: a sandboxed donor is named and pictured by its own desktop file, never by its words")
+    func aDonorCannotPassAsAnother() async throws {
+        let data = try TemporaryDirectory(prefix: "donor-apps")
+        for (path, text) in [
+            "applications/org.example.Journal.desktop": "[Desktop Entry]\nType=Application\nName=Journal\nIcon=org.example.Journal\n",
+            "icons/hicolor/index.theme": "[Icon Theme]\nName=Hicolor\nDirectories=48x48/apps\n\n[48x48/apps]\nSize=48\nType=Fixed\n",
+            "icons/hicolor/48x48/apps/org.example.Journal.png": "\u{89}PNG\r\n\u{1a}\n",
+        ] {
+            try FileManager.default.createDirectory(atPath: (data.appending(path) as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try text.write(toFile: data.appending(path), atomically: true, encoding: .utf8)
+        }
+        let bus = try PrivateBus.start()
+        let broker = try RunningBroker(bus: bus, environment: ["XDG_DATA_DIRS": data.path + ":/usr/share"])
+        let sandbox = try FlatpakSandbox(appID: "org.example.Journal", bus: bus)
+        let planted = bus.directory.appending("spotify.png")
+        #expect(mkfifo(planted, 0o600) == 0)
+        let donated = try sandbox.run("/usr/bin/python3", arguments: [FlatpakSandbox.fixture("app.py"), "donate-as", "Spotify", planted])
+        #expect(donated.standardOutput.hasPrefix("ok "), "\(donated)")
+        let client = try broker.client()
+        let asset = try #require(try await broker.assets(client).first { $0.appID == "org.example.Journal" })
+        #expect(asset.appName == "Journal" && asset.appIcon == data.appending("icons/hicolor/48x48/apps/org.example.Journal.png"), "\(asset)")
+        #expect(try await client.apps().first { $0.appID == "org.example.Journal" }?.appName == "Journal")
+    }
+
+    @Test("item 2: an icon path naming a FIFO jams no picker: the window shows, with the placeholder")
+    func aFIFOIconJamsNoPicker() async throws {
+        let rig = try await PickerRig()
+        let planted = rig.configuration.appending("icon.png")
+        #expect(mkfifo(planted, 0o600) == 0)
+        let donated = try ChildProcess.run("/usr/bin/python3", arguments: [FlatpakSandbox.fixture("app.py"), "donate-as", "Player", planted, "org.example.Player"],
+                                           environment: rig.bus.environment)
+        #expect(donated.standardOutput.hasPrefix("ok "), "\(donated.standardOutput) \(donated.standardError)")
+        let app = try rig.pickingApp(reason: "After the FIFO")
+        _ = try rig.drive(PickerRig.window(reason: "After the FIFO"), ["press:Continue", "press:Donated as Player, Donated as Player", "press:Cancel", "gone"])
+        #expect(try PickerRig.response(of: app).code == 1)
+    }
+
     @Test("item 4: markup in RequestAccess's reason reaches the notification escaped, never rendered")
     func markupInTheReasonIsEscaped() async throws {
         let rig = try RequestAccessTests.rig("dismiss"), (_, server, sandbox) = rig

@@ -4,6 +4,9 @@
   app.py ask [REASON]         RequestAccess; prints "answer ANSWER" or "refused ERROR MESSAGE"
   app.py donate COUNT [APP]   COUNT donations as fast as it can, with app_id APP if given; prints
                               "ok ID" or "refused ERROR" for each, then "seconds ELAPSED"
+  app.py donate-as NAME ICON [APP]
+                              one donation naming its app NAME with the icon at path ICON (and
+                              app_id APP if given); prints "ok ID" or "refused ERROR"
 """
 import sys
 import time
@@ -33,3 +36,11 @@ elif sys.argv[1] == "donate":
         except dbus.exceptions.DBusException as error:
             print("refused", error.get_dbus_name(), flush=True)
     print("seconds %.3f" % (time.monotonic() - start), flush=True)
+elif sys.argv[1] == "donate-as":
+    media = {"title": "Donated as %s" % sys.argv[2], "app_name": sys.argv[2], "app_icon": sys.argv[3]}
+    if len(sys.argv) > 4:
+        media["app_id"] = sys.argv[4]
+    try:
+        print("ok", interface.Donate(dbus.Dictionary(media, signature="sv")), flush=True)
+    except dbus.exceptions.DBusException as error:
+        print("refused", error.get_dbus_name(), flush=True)

@@ -1,4 +1,5 @@
 internal import Glibc
+internal import BoundedFile
 
 /// The few file-system calls app resolution needs, on Glibc alone (the daemon does not link
 /// Foundation). Every call here may block on disk I/O; none of them follows data into a crash:
@@ -54,31 +55,9 @@ enum AppFiles {
     }
 
     /// The contents of the regular file at `path`, or nil when it is missing, not a regular file,
-    /// unreadable or larger than `limit` bytes. Works for `/proc` files, whose size `stat` reports
-    /// as 0: the bound is enforced while reading.
-    ///
-    /// The corresponding C calls are `open` (non-blocking, so a FIFO planted under a name cannot
-    /// hang the caller), `fstat`, `read` and `close`.
+    /// unreadable or larger than `limit` bytes (``BoundedFile``: never waits on a FIFO).
     static func read(_ path: String, limit: Int = readLimit) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size <= limit else {
-            return nil
-        }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count == 0 { return bytes }
-            if count < 0 {
-                if errno == EINTR { continue }
-                return nil
-            }
-            guard bytes.count + count <= limit else { return nil }
-            bytes.append(contentsOf: chunk[0..<count])
-        }
+        BoundedFile.read(path, limit: limit)
     }
 
     /// One entry of a directory listing.

@@ -194,10 +194,14 @@ public final class BrokerController: @unchecked Sendable {
 
     func donate(_ call: MethodInvocation) {
         let asset: MediaAsset
+        let sandboxed = gate.reader(of: call.sender).appID
         do throws(BusError) {
             guard var fields = try? call.arguments[0].vardict() else { throw .invalidArgs("the media must be a{sv}") }
             // A sandboxed app donates in its own name only, and within its rate.
             if let appID = try gate.donationAppID(try? fields["app_id"]?.string(), for: call) { fields["app_id"] = .string(appID) }
+            // Its name and icon are its desktop file's, never its words: an app could otherwise
+            // pass as another, or hand the picker a path to open.
+            if sandboxed != nil { fields["app_name"] = nil; fields["app_icon"] = nil }
             asset = try MediaAsset(donation: fields, now: Self.now(), rule: rule, settings: settings)
         } catch {
             return call.fail(error)
@@ -205,6 +209,17 @@ public final class BrokerController: @unchecked Sendable {
         // An app that may not read learns nothing of others' listening from the reply: the row id
         // would count the listens recorded since its last donation.
         let mayRead = gate.mayRead(call)
+        guard let appID = sandboxed else { return storeDonation(asset, for: call, mayRead: mayRead) }
+        let loop = connection.loop, donated = asset
+        resolver.identity(forAppID: appID) { [self] app in
+            var named = donated
+            named.appName = app.appName
+            named.appIcon = app.appIcon
+            loop.execute { [self, named] in storeDonation(named, for: call, mayRead: mayRead) }
+        }
+    }
+
+    private func storeDonation(_ asset: MediaAsset, for call: MethodInvocation, mayRead: Bool) {
         record(asset, openKey: nil) { result in
             switch result {
             case .success(let outcome): call.reply([.int64(mayRead ? outcome.id : 0)])
