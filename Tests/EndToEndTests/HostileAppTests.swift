@@ -71,6 +71,48 @@ import Testing
         #expect(try PickerRig.response(of: app).code == 1)
     }
 
+    @Test("item 5: a sandboxed player's file art is read in its own file system: the person's private photo is not copied, the sandbox's own /tmp is")
+    func sandboxedArtIsReadThroughItsRoot() async throws {
+        let bus = try PrivateBus.start()
+        let broker = try RunningBroker(bus: bus, arguments: ["--min-listen", "0.5"])
+        let client = try broker.client()
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        let person = try TemporaryDirectory(prefix: "person-private")
+        try Data(png + Array("the person's photo".utf8)).write(to: URL(fileURLWithPath: person.appending("photo.png")))
+        var sandbox = try FlatpakSandbox(appID: "org.example.Radio", bus: bus)
+        sandbox.sessionBus = true  // a player must own its MPRIS name
+
+        try await Self.play("Exfiltrated", art: "file://" + person.appending("photo.png"), in: sandbox, broker: broker)
+        try await Self.play("Its Own Art", art: "file:///tmp/own-art.png", writing: "the player's own art", in: sandbox, broker: broker)
+        let assets = try await broker.assets(client)
+        #expect(assets.compactMap(\.title).sorted() == ["Exfiltrated", "Its Own Art"], "\(assets)")
+        #expect(assets.first { $0.title == "Exfiltrated" }?.artwork == nil, "a file the sandbox cannot see is not read for it")
+        let own = try #require(assets.first { $0.title == "Its Own Art" }?.artwork, "the sandbox's /tmp, read where the player wrote it")
+        #expect(FileManager.default.contents(atPath: own) == Data(png + Array("the player's own art".utf8)))
+    }
+
+    /// `python-player.py` in `sandbox` plays `title` with `art` (written first inside the sandbox
+    /// with `writing`, if given) until the broker has recorded it, then leaves.
+    private static func play(_ title: String, art: String, writing: String? = nil, in sandbox: FlatpakSandbox, broker: RunningBroker) async throws {
+        let client = try broker.client()
+        let player = try sandbox.launch("/usr/bin/python3", arguments: [FlatpakSandbox.fixture("python-player.py"), "radio", "", "Radio", title, art],
+                                        environment: writing.map { ["WRITE_ART": $0] } ?? [:])
+        try player.waitForOutput(containing: "ready", in: .standardOutput, timeout: .seconds(15))
+        let busName = "org.mpris.MediaPlayer2.radio"
+        try await waitUntil("the broker sees the player playing", timeout: .seconds(10)) {
+            try await client.status().players.contains { $0.busName == busName && $0.playbackStatus == "Playing" }
+        }
+        try await PlayClock().play(for: .milliseconds(800))
+        // bwrap does not pass signals on: the player's own process is told to stop.
+        kill(try sandbox.bus.processID(owning: busName), SIGUSR1)
+        try await waitUntil("the broker records \(title)", timeout: .seconds(10)) {
+            try await broker.assets(client).contains { $0.title == title }
+        }
+        player.signal(SIGKILL)
+        _ = try player.waitForExit(timeout: .seconds(10))
+        try await broker.waitUntilNoPlayers(client)
+    }
+
     @Test("item 4: markup in RequestAccess's reason reaches the notification escaped, never rendered")
     func markupInTheReasonIsEscaped() async throws {
         let rig = try RequestAccessTests.rig("dismiss"), (_, server, sandbox) = rig

@@ -1,13 +1,16 @@
 #!/usr/bin/python3
 """An MPRIS player written in Python, as MPRIS bridges and scripted players are (issue 31).
 
-  python-player.py NAME DESKTOP_ENTRY IDENTITY TITLE
+  python-player.py NAME DESKTOP_ENTRY IDENTITY TITLE [ART_URL]
 
 Owns org.mpris.MediaPlayer2.NAME and serves the root interface (DesktopEntry, Identity; an empty
 DESKTOP_ENTRY is left out) and the Player interface. Prints "ready" once it owns its name, then
 plays TITLE at once. SIGUSR1 stops it (PlaybackStatus "Stopped", announced as players do);
-SIGTERM ends it. The broker sees /proc/PID/exe as the Python interpreter.
+SIGTERM ends it. The broker sees /proc/PID/exe as the Python interpreter. ART_URL is the track's
+mpris:artUrl; with WRITE_ART set in the environment, the player first writes a file there (a
+file:// URL) holding a PNG signature and WRITE_ART's text, as browsers write their art files.
 """
+import os
 import signal
 import sys
 
@@ -22,7 +25,7 @@ PROPERTIES = "org.freedesktop.DBus.Properties"
 
 
 class Player(dbus.service.Object):
-    def __init__(self, bus, desktop_entry, identity, title):
+    def __init__(self, bus, desktop_entry, identity, title, art_url):
         super().__init__(bus, "/org/mpris/MediaPlayer2")
         self.root = {"Identity": identity, "CanQuit": False, "CanRaise": False, "HasTrackList": False,
                      "SupportedUriSchemes": dbus.Array([], signature="s"),
@@ -31,6 +34,8 @@ class Player(dbus.service.Object):
             self.root["DesktopEntry"] = desktop_entry
         metadata = dbus.Dictionary({"mpris:trackid": dbus.ObjectPath("/org/example/track/1"),
                                     "xesam:title": title, "mpris:length": dbus.Int64(240_000_000)}, signature="sv")
+        if art_url:
+            metadata["mpris:artUrl"] = art_url
         self.player = {"PlaybackStatus": "Playing", "Metadata": metadata, "Position": dbus.Int64(0),
                        "Rate": 1.0, "CanPlay": True, "CanPause": True, "CanSeek": False, "CanControl": True}
 
@@ -62,9 +67,13 @@ class Player(dbus.service.Object):
 
 def main():
     name, desktop_entry, identity, title = sys.argv[1:5]
+    art_url = sys.argv[5] if len(sys.argv) > 5 else ""
+    if art_url.startswith("file://") and os.environ.get("WRITE_ART"):
+        with open(art_url[len("file://"):], "wb") as art:
+            art.write(b"\x89PNG\r\n\x1a\n" + os.environ["WRITE_ART"].encode())
     dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
     bus = dbus.SessionBus()
-    player = Player(bus, desktop_entry, identity, title)
+    player = Player(bus, desktop_entry, identity, title, art_url)
     owned = dbus.service.BusName(ROOT + "." + name, bus, do_not_queue=True)
     loop = GLib.MainLoop()
     GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, signal.SIGUSR1, lambda: player.stop() or True)

@@ -69,3 +69,36 @@ struct ArtworkReaderTests {
         #expect(ArtworkReader.secure(.file(path: folder.appending("inside.png")))?.bytes == Self.png)
     }
 }
+
+/// Issue 32, item 5: a sandboxed player's `file://` art is read as its process sees its files.
+@Suite("Artwork: read through a player's own root")
+struct ArtworkInRootTests {
+    @Test("a file under the root is read; a symbolic link anywhere on the way, or a '..', reaches nothing")
+    func theWalkStaysInTheRoot() throws {
+        let root = try TemporaryDirectory(prefix: "player-root"), outside = try TemporaryDirectory(prefix: "person")
+        try FileManager.default.createDirectory(atPath: root.appending("tmp/art"), withIntermediateDirectories: true)
+        try Data(ArtworkReaderTests.png).write(to: URL(fileURLWithPath: root.appending("tmp/art/cover.png")))
+        try Data(ArtworkReaderTests.png + [1]).write(to: URL(fileURLWithPath: outside.appending("photo.png")))
+        try FileManager.default.createSymbolicLink(atPath: root.appending("tmp/escape"), withDestinationPath: outside.path)
+        try FileManager.default.createSymbolicLink(atPath: root.appending("tmp/art/link.png"), withDestinationPath: "cover.png")
+
+        #expect(ArtworkReader.readFile(at: "/tmp/art/cover.png", inRoot: root.path) == ArtworkReaderTests.png)
+        #expect(ArtworkReader.readFile(at: "/tmp/escape/photo.png", inRoot: root.path) == nil, "a folder that is a link")
+        #expect(ArtworkReader.readFile(at: "/tmp/art/link.png", inRoot: root.path) == nil, "a file that is a link")
+        #expect(ArtworkReader.readFile(at: "/tmp/../tmp/art/cover.png", inRoot: root.path) == nil)
+        #expect(ArtworkReader.readFile(at: outside.appending("photo.png"), inRoot: root.path) == nil, "the person's path, outside the root")
+    }
+
+    @Test("a file of a player whose process is unknown, or not the connection's, is not read")
+    func noProcessNoFile() throws {
+        let folder = try TemporaryDirectory(prefix: "art")
+        try Data(ArtworkReaderTests.png).write(to: URL(fileURLWithPath: folder.appending("cover.png")))
+        let source = ArtworkSource.file(path: folder.appending("cover.png"))
+        let me = UInt32(getpid())
+        #expect(ArtworkReader.secure(source, from: ConnectedProcess(processID: me, startedBy: BootClock.now()), procRoot: "/proc")?.bytes == ArtworkReaderTests.png,
+                "a host player's file is read where the broker reads")
+        #expect(ArtworkReader.secure(source, from: nil, procRoot: "/proc") == nil)
+        let started = try #require(BootClock.start(ofProcessAt: "/proc/\(me)"))
+        #expect(ArtworkReader.secure(source, from: ConnectedProcess(processID: me, startedBy: started - 1), procRoot: "/proc") == nil)
+    }
+}

@@ -7,6 +7,9 @@ import TestSupport
 /// each player's newest art is read, and only art found is answered.
 @Suite("Artwork: reads in batches", .timeLimit(.minutes(1)))
 struct ArtworkReadsTests {
+    /// The test's own process, on the host: its files are the test's.
+    static var me: ConnectedProcess { ConnectedProcess(processID: UInt32(getpid()), startedBy: BootClock.now()) }
+
     @Test("a burst of requests is one batch: the newest of each player, only what was found")
     func aBurstIsOneBatch() async throws {
         let folder = try TemporaryDirectory()
@@ -18,9 +21,9 @@ struct ArtworkReadsTests {
         let reads = ArtworkReads(window: .milliseconds(300)) { continuation.yield($0) }
         defer { reads.shutdown() }
         let one = PlayerRef(uniqueName: ":1.1", generation: 1), two = PlayerRef(uniqueName: ":1.2", generation: 1)
-        reads.ask(.init(player: one, url: "file://" + folder.appending("first.png")))
-        reads.ask(.init(player: one, url: "file://" + folder.appending("second.png")))
-        reads.ask(.init(player: two, url: "file://" + folder.appending("gone.png")))
+        reads.ask(.init(player: one, url: "file://" + folder.appending("first.png"), process: Self.me))
+        reads.ask(.init(player: one, url: "file://" + folder.appending("second.png"), process: Self.me))
+        reads.ask(.init(player: two, url: "file://" + folder.appending("gone.png"), process: Self.me))
         var iterator = batches.makeAsyncIterator()
         let batch = try #require(await iterator.next())
         #expect(batch.map(\.url) == ["file://" + folder.appending("second.png")])
@@ -39,7 +42,7 @@ struct ArtworkReadsTests {
         // Three URLs of one file, as a player might tell it again.
         for name in ["cover.png", "cover%2Epng", "%63over.png"] {
             let url = "file://" + folder.appending(name)
-            reads.ask(.init(player: player, url: url))
+            reads.ask(.init(player: player, url: url, process: Self.me))
             #expect(try #require(await iterator.next()).map(\.url) == [url])
         }
     }

@@ -19,7 +19,7 @@ struct PlayersCoreArtworkTests {
         let image = try #require(Self.image)
         let ref = try harness.follow("org.mpris.MediaPlayer2.chromium.instance1", as: ":1.5")
         Self.play(harness, ref, "Song", art: "file:///tmp/.org.chromium.Chromium.abc")
-        #expect(harness.actions.contains(.secureArtwork(ref, url: "file:///tmp/.org.chromium.Chromium.abc")))
+        #expect(harness.actions.contains(.secureArtwork(ref, url: "file:///tmp/.org.chromium.Chromium.abc", process: FakeProcess.connected(4242))))
         harness.forgetActions()
         Self.play(harness, ref, "Song", art: "file:///tmp/.org.chromium.Chromium.abc")
         #expect(!harness.actions.contains { if case .secureArtwork = $0 { true } else { false } })
@@ -35,6 +35,16 @@ struct PlayersCoreArtworkTests {
         #expect(work.filter { $0 == .keepArtwork(image) }.count == 1)
         harness.stopPlaying(ref)
         #expect(harness.recorded.first?.artwork == Self.folder + "/" + image.fileName)
+    }
+
+    @Test("art told before the bus daemon named the player's process is read once it has, as that process sees its files")
+    func artWaitsForTheProcess() throws {
+        let harness = PlayersCoreHarness(artworkFolder: Self.folder)
+        let ref = try #require(harness.meet("org.mpris.MediaPlayer2.chromium.instance1", as: ":1.5"))
+        Self.play(harness, ref, "Song", art: "file:///tmp/.org.chromium.Chromium.abc")
+        #expect(!harness.actions.contains { if case .secureArtwork = $0 { true } else { false } }, "no process yet")
+        harness.identify(ref, pid: 77)
+        #expect(harness.actions.contains(.secureArtwork(ref, url: "file:///tmp/.org.chromium.Chromium.abc", process: FakeProcess.connected(77))))
     }
 
     @Test("a track that never becomes a listen leaves no art")

@@ -38,12 +38,58 @@ enum ArtworkReader {
         }
     }
 
+    /// The image at `source` for a player whose process is `process`: a `file://` URL names a
+    /// file as that process sees its files. A player in a sandbox (a root of its own, or a
+    /// Flatpak or snap) has its file read through its root (`/proc/PID/root`), so a file it cannot
+    /// see is not read for it with the person's rights; a process that is not the connection's
+    /// (``ConnectedProcess``), or unknown, has no file read at all.
+    static func secure(_ source: ArtworkSource, from process: ConnectedProcess?, procRoot: String) -> SecuredArtwork? {
+        guard case .file(let path) = source else { return secure(source) }
+        guard let process else { return nil }
+        let bytes = process.reading(procRoot: procRoot) { () -> [UInt8]? in
+            let root = procRoot + "/" + String(process.processID) + "/root"
+            guard isSandboxed(root: root, processID: process.processID, procRoot: procRoot) else { return readFile(at: path) }
+            return readFile(at: path, inRoot: root)
+        }
+        return (bytes ?? nil).flatMap(SecuredArtwork.init(bytes:))
+    }
+
+    /// Whether the process's root is not the broker's, or it runs in a Flatpak or a snap.
+    private static func isSandboxed(root: String, processID: UInt32, procRoot: String) -> Bool {
+        guard let theirs = AppFiles.stamp(root + "/"), let ours = AppFiles.stamp("/") else { return true }
+        return theirs.device != ours.device || theirs.inode != ours.inode || Sandbox.of(processID: processID, procRoot: procRoot) != nil
+    }
+
     /// The bytes of a regular file of at most ``SecuredArtwork/maximumBytes``. A symbolic link is
     /// followed only to a file in the same folder; a FIFO, a device, a directory or a larger file is
     /// refused without reading (the open does not block: `O_NONBLOCK`).
     static func readFile(at path: String) -> [UInt8]? {
         guard let target = resolvedWithinFolder(path) else { return nil }
-        let fd = open(target, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        return contents(of: open(target, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY))
+    }
+
+    /// The bytes of the file at absolute `path` as seen from the directory `root` (a process's
+    /// `/proc/PID/root`), walked one name at a time from there: no symbolic link is followed and
+    /// no `.` or `..` taken, so nothing outside what that root holds can be reached.
+    ///
+    /// The corresponding C calls are `open` and `openat` (`O_NOFOLLOW`).
+    static func readFile(at path: String, inRoot root: String) -> [UInt8]? {
+        var names = path.split(separator: "/").map(String.init)
+        guard let name = names.popLast(), !(names + [name]).contains(where: { $0 == "." || $0 == ".." }) else { return nil }
+        var directory = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        for folder in names where directory >= 0 {
+            let next = openat(directory, folder, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            close(directory)
+            directory = next
+        }
+        guard directory >= 0 else { return nil }
+        defer { close(directory) }
+        return contents(of: openat(directory, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY))
+    }
+
+    /// The bytes of open file `fd` (closed here), when it is a regular file of at most
+    /// ``SecuredArtwork/maximumBytes``; nil for `-1`.
+    private static func contents(of fd: Int32) -> [UInt8]? {
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var info = stat()

@@ -12,6 +12,9 @@ final class ArtworkReads: Sendable {
     struct Request: Sendable {
         let player: PlayerRef
         let url: String
+        /// The player's process, whose view of the files a `file://` URL is read in (nil: unknown,
+        /// so no file is read).
+        let process: ConnectedProcess?
     }
 
     struct Found: Sendable {
@@ -25,20 +28,22 @@ final class ArtworkReads: Sendable {
     static let maximumWaiting = 256
 
     private let reader = WorkerThread()
-    private let waiting = Mutex<(requests: [PlayerRef: String], reading: Bool)>(([:], false))
+    private let waiting = Mutex<(requests: [PlayerRef: Request], reading: Bool)>(([:], false))
     private let window: Duration
+    private let procRoot: String
     private let answer: @Sendable ([Found]) -> Void
 
     /// `answer` runs on the reader's thread with the art found in one batch.
-    init(window: Duration = ArtworkReads.defaultWindow, answer: @escaping @Sendable ([Found]) -> Void) {
+    init(window: Duration = ArtworkReads.defaultWindow, procRoot: String = "/proc", answer: @escaping @Sendable ([Found]) -> Void) {
         self.window = window
+        self.procRoot = procRoot
         self.answer = answer
     }
 
     func ask(_ request: Request) {
         let wakeReader = waiting.withLock { state -> Bool in
             if state.requests.count < Self.maximumWaiting || state.requests[request.player] != nil {
-                state.requests[request.player] = request.url
+                state.requests[request.player] = request
             }
             guard !state.reading else { return false }
             state.reading = true
@@ -54,12 +59,14 @@ final class ArtworkReads: Sendable {
     private func readWhileAsked() {
         while true {
             pause(window)
-            let batch = waiting.withLock { state -> [PlayerRef: String] in
+            let batch = waiting.withLock { state -> [PlayerRef: Request] in
                 defer { state.requests.removeAll(keepingCapacity: true) }
                 return state.requests
             }
-            let found = batch.compactMap { player, url in
-                ArtworkSource(url: url).flatMap(ArtworkReader.secure).map { Found(player: player, url: url, artwork: $0) }
+            let found = batch.compactMap { player, request in
+                ArtworkSource(url: request.url)
+                    .flatMap { ArtworkReader.secure($0, from: request.process, procRoot: procRoot) }
+                    .map { Found(player: player, url: request.url, artwork: $0) }
             }
             if !found.isEmpty { answer(found) }
             let asked = waiting.withLock { state -> Bool in

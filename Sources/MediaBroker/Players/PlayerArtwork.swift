@@ -9,6 +9,8 @@ struct PlayerArtwork {
 
     /// The last `artUrl` asked for, so the same URL told again is not read again.
     var requested: String?
+    /// The read of ``requested`` waits until the player's process is known.
+    var awaitingProcess = false
     /// `artUrl` → the absolute path of its file in the artwork folder.
     private(set) var files: [String: String] = [:]
     /// `artUrl` → bytes secured and not yet handed to the store.

@@ -198,13 +198,13 @@ public final class PlayerTracker: @unchecked Sendable {
             controller.resolver.resolve(clues) { [self] app in
                 loop.execute { [self] in feed(.appResolved(ref, app)) }
             }
-        case .secureArtwork(let ref, let url):
+        case .secureArtwork(let ref, let url, let process):
             // The reads hold the tracker until `stop` lets them go.
             let reads = artworkReads ?? ArtworkReads { [self, loop = connection.loop] found in
                 loop.execute { [self] in for art in found { feed(.artworkSecured(art.player, url: art.url, art.artwork)) } }
             }
             artworkReads = reads
-            reads.ask(ArtworkReads.Request(player: ref, url: url))
+            reads.ask(ArtworkReads.Request(player: ref, url: url, process: process))
         case .arm(let timer, let delay):
             timers[timer]?.cancel()
             timers[timer] = connection.schedule(after: .microseconds(delay)) { [self] in

@@ -68,7 +68,7 @@ final class PlayersCore {
         case resolveApp(PlayerRef, PlayerClues)
         /// Read the art a player points at, at once and off the bus thread (answer:
         /// ``Input/artworkSecured(_:url:_:)``): a browser deletes its art file soon after.
-        case secureArtwork(PlayerRef, url: String)
+        case secureArtwork(PlayerRef, url: String, process: ConnectedProcess?)
         /// Arm `timer` to fire after this many microseconds, replacing the same timer if armed.
         case arm(Timer, after: Microseconds)
         case cancel(Timer)
@@ -205,6 +205,7 @@ final class PlayersCore {
             guard let player = followed(ref) else { break }
             if player.identity.process == nil { player.identity.process = .some(process) }
             if player.wantsApp { resolveApp(of: player) }
+            requestAwaitedArtwork(for: player)
         case .appResolved(let ref, let app):
             if let player = followed(ref) { appResolved(app, for: player) }
         case .artworkSecured(let ref, let url, let artwork):
@@ -646,7 +647,17 @@ final class PlayersCore {
         player.art.requested = url
         // The URL is parsed where it is read (``ArtworkReads``); an http(s) one is never read.
         guard player.art.files[url] == nil, !ArtworkSource.isRemote(url) else { return }
-        actions.append(.secureArtwork(player.ref, url: url))
+        // A file is read as the player's process sees its files (it may be sandboxed): once the
+        // bus daemon has told which process that is.
+        guard let process = player.identity.process else { return player.art.awaitingProcess = true }
+        actions.append(.secureArtwork(player.ref, url: url, process: process))
+    }
+
+    /// Asks for the art that waited for the player's process.
+    private func requestAwaitedArtwork(for player: FollowedPlayer) {
+        guard player.art.awaitingProcess, let url = player.art.requested, let process = player.identity.process else { return }
+        player.art.awaitingProcess = false
+        actions.append(.secureArtwork(player.ref, url: url, process: process))
     }
 
     private func secured(_ artwork: SecuredArtwork, from url: String, for player: FollowedPlayer) {
