@@ -4,6 +4,9 @@
   app.py ask [REASON]         RequestAccess; prints "answer ANSWER" or "refused ERROR MESSAGE"
   app.py donate COUNT [APP]   COUNT donations as fast as it can, with app_id APP if given; prints
                               "ok ID" or "refused ERROR" for each, then "seconds ELAPSED"
+  app.py huge COUNT           RecentMedia with an `app_id` filter of COUNT strings, then Donate with
+                              COUNT artists (issue 32, item 8); prints "ok METHOD" or
+                              "refused METHOD ERROR MESSAGE" for each
 """
 import sys
 import time
@@ -33,3 +36,11 @@ elif sys.argv[1] == "donate":
         except dbus.exceptions.DBusException as error:
             print("refused", error.get_dbus_name(), flush=True)
     print("seconds %.3f" % (time.monotonic() - start), flush=True)
+elif sys.argv[1] == "huge":
+    strings = dbus.Array(["a"] * int(sys.argv[2]), signature="s")
+    for method, argument in (("RecentMedia", {"app_id": strings}), ("Donate", {"app_id": "org.example.Journal", "title": "Huge", "artists": strings})):
+        try:
+            getattr(interface, method)(dbus.Dictionary(argument, signature="sv"), timeout=120)
+            print("ok", method, flush=True)
+        except dbus.exceptions.DBusException as error:
+            print("refused", method, error.get_dbus_name(), error.get_dbus_message()[:300], flush=True)
