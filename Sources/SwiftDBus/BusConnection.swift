@@ -196,9 +196,11 @@ public final class BusConnection: Sendable {
     /// a call that comes with the name, as a bus-activated one does, is answered once the object
     /// is there. At most ``heldCallLimit`` calls wait; later ones get `LimitsExceeded`. Calls still
     /// waiting when the connection closes are answered by the bus (the recipient disconnected).
-    public func holdCalls(for path: ObjectPath) {
+    /// `interfaces`, those the object will serve, tell the limits of each method's calls (see
+    /// ``ExportedMethod/limits``); a call of any other is read within ``ArgumentLimits/standard``.
+    public func holdCalls(for path: ObjectPath, interfaces: [ExportedInterface] = []) {
         let core = core
-        loop.execute { core.objects.hold(callsFor: path) }
+        loop.execute { core.objects.hold(callsFor: path, interfaces: interfaces) }
     }
 
     /// How many calls ``holdCalls(for:)`` keeps for one path.

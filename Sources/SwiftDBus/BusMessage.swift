@@ -54,10 +54,22 @@ public struct BusMessage: Sendable {
 
     /// Reads a libdbus message; the handle stays owned by the caller. `decodingArguments` decodes
     /// the body now, and then a body this layer cannot decode (a Unix fd) throws.
+    init(reading message: OpaquePointer, names: inout HeaderNames, decodingArguments: Bool) throws(MarshallingError) {
+        try self.init(reading: message, names: &names) { _, _, _ in decodingArguments ? .dbus : nil }
+    }
+
+    /// Reads a libdbus message; the handle stays owned by the caller. Once the header is read,
+    /// `limits` says, from the path, interface and member, what the arguments may hold, or `nil` to
+    /// leave them to be decoded when asked. A body over the limits' bytes (``BodyLength``) throws
+    /// before it is copied; an array or a nesting beyond them throws as it is decoded, before it is
+    /// built.
     ///
     /// The corresponding libdbus calls are the `dbus_message_get_*` accessors and
     /// `dbus_message_marshal` (see ``MessageBody``).
-    init(reading message: OpaquePointer, names: inout HeaderNames, decodingArguments: Bool) throws(MarshallingError) {
+    init(
+        reading message: OpaquePointer, names: inout HeaderNames,
+        limits: (ObjectPath?, InterfaceName?, MemberName?) -> ArgumentLimits?
+    ) throws(MarshallingError) {
         switch dbus_message_get_type(message) {
         case cdbus_message_type_method_call: kind = .methodCall
         case cdbus_message_type_method_return: kind = .methodReturn
@@ -73,8 +85,13 @@ public struct BusMessage: Sendable {
         member = names.text(dbus_message_get_member(message)).map(MemberName.init(validated:))
         errorName = names.text(dbus_message_get_error_name(message)).map(ErrorName.init(validated:))
         expectsReply = dbus_message_get_no_reply(message) == 0
-        body = try MessageBody(of: message, signature: Signature(validated: names.text(dbus_message_get_signature(message)) ?? ""))
-        decoded = decodingArguments ? try body.values() : nil
+        let limits = limits(path, interface, member)
+        if let limits, limits.bytes < .max, BodyLength.of(message, upTo: limits.bytes) > limits.bytes {
+            throw MarshallingError(reason: "the arguments take more than \(limits.bytes) bytes, more than \(member?.rawValue ?? "the method") accepts")
+        }
+        let body = try MessageBody(of: message, signature: Signature(validated: names.text(dbus_message_get_signature(message)) ?? ""))
+        self.body = body
+        decoded = try limits.map { limits throws(MarshallingError) in try body.values(within: limits) }
     }
 }
 

@@ -152,8 +152,12 @@ final class ConnectionCore: @unchecked Sendable {
         }
         let message: BusMessage
         do {
-            // A signal is decoded only if a handler asks (see `BusMessage`).
-            message = try BusMessage(reading: raw, names: &names, decodingArguments: type == cdbus_message_type_method_call)
+            // A signal is decoded only if a handler asks (see `BusMessage`); a method call is
+            // decoded now, within the limits of the method it calls, and refused unread beyond them.
+            let isCall = type == cdbus_message_type_method_call
+            message = try BusMessage(reading: raw, names: &names) { [objects] path, interface, member in
+                isCall ? objects.limits(path: path, interface: interface, member: member) : nil
+            }
         } catch {
             if type == cdbus_message_type_method_call, dbus_message_get_no_reply(raw) == 0 {
                 let address = ReplyAddress(serial: dbus_message_get_serial(raw),

@@ -69,20 +69,27 @@ public struct Annotation: Sendable, Hashable {
     }
 }
 
-/// A method: a call whose arguments do not match `inputs` is answered with `InvalidArgs` before
-/// the handler runs. The handler runs on the connection's thread and must not block; it answers
-/// through the ``MethodInvocation``, now or later.
+/// A method: a call whose arguments do not match `inputs`, or go beyond `limits`, is answered with
+/// `InvalidArgs` before the handler runs. The handler runs on the connection's thread and must not
+/// block; it answers through the ``MethodInvocation``, now or later.
 public struct ExportedMethod: Sendable {
     public var name: MemberName
     public var inputs: [Argument]
     public var outputs: [Argument]
     public var annotations: [Annotation] = []
+    /// What a call's arguments may hold: a body larger than their bytes is refused before it is
+    /// read. Set them from what the largest legitimate call needs, with room to spare.
+    public var limits: ArgumentLimits
     public var handler: @Sendable (MethodInvocation) -> Void
 
-    public init(_ name: MemberName, inputs: [Argument] = [], outputs: [Argument] = [], handler: @escaping @Sendable (MethodInvocation) -> Void) {
+    public init(
+        _ name: MemberName, inputs: [Argument] = [], outputs: [Argument] = [], limits: ArgumentLimits = .standard,
+        handler: @escaping @Sendable (MethodInvocation) -> Void
+    ) {
         self.name = name
         self.inputs = inputs
         self.outputs = outputs
+        self.limits = limits
         self.handler = handler
     }
 

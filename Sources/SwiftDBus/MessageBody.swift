@@ -57,12 +57,18 @@ public struct MessageBody: Sendable, Equatable {
     /// keeps what it needs. Not generic over a result: across the module boundary a generic
     /// `read<T>` runs unspecialised, asking the runtime for `Result<T, …>` on every message.
     public func read(_ read: (inout BodyReader) throws(MarshallingError) -> Void) throws(MarshallingError) {
+        try self.read(within: .dbus, read)
+    }
+
+    /// Reads the body as ``read(_:)`` does, refusing (throwing) arrays of more elements and values
+    /// nested deeper than `limits` allow.
+    func read(within limits: ArgumentLimits, _ read: (inout BodyReader) throws(MarshallingError) -> Void) throws(MarshallingError) {
         var text = signature.rawValue
         var failure: MarshallingError?
         text.withUTF8 { signature in
             bytes.withUnsafeBytes { body in
                 var reader = BodyReader(
-                    wire: WireCursor(body, isBigEndian: isBigEndian),
+                    wire: WireCursor(body, isBigEndian: isBigEndian, limits: limits),
                     types: WireCursor.Types(text: UnsafeRawBufferPointer(signature), index: 0))
                 do throws(MarshallingError) { try read(&reader) } catch { failure = error }
             }
@@ -77,10 +83,10 @@ public struct MessageBody: Sendable, Equatable {
         try values(limit: .max)
     }
 
-    /// The first `limit` values only (a match rule's `arg0` needs one).
-    func values(limit: Int) throws(MarshallingError) -> [DBusValue] {
+    /// The first `limit` values only (a match rule's `arg0` needs one), each within `limits`.
+    func values(limit: Int = .max, within limits: ArgumentLimits = .dbus) throws(MarshallingError) -> [DBusValue] {
         var values: [DBusValue] = []
-        try read { reader throws(MarshallingError) in
+        try read(within: limits) { reader throws(MarshallingError) in
             while !reader.isAtEnd && values.count < limit { values.append(try reader.value()) }
         }
         return values

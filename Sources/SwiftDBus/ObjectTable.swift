@@ -5,22 +5,36 @@ struct ObjectTable {
     private(set) var objects: [ObjectPath: ExportedObject] = [:]
     /// Paths promised to objects not exported yet, with the calls that came for them meanwhile.
     private var held: [ObjectPath: [BusMessage]] = [:]
+    /// The interfaces promised objects will serve, whose methods' limits the held calls are read within.
+    private var promised: [ObjectPath: [ExportedInterface]] = [:]
 
     /// Calls held for one promised path at most: a peer cannot grow the queue while a service
     /// starts; beyond it, callers are told to try again.
     static let heldCallLimit = 256
 
     /// Method calls for `path` wait (in order) until an object is exported there, instead of
-    /// failing with `UnknownObject`.
-    mutating func hold(callsFor path: ObjectPath) {
+    /// failing with `UnknownObject`; each is read within the limits of its method in `interfaces`.
+    mutating func hold(callsFor path: ObjectPath, interfaces: [ExportedInterface]) {
         guard objects[path] == nil, held[path] == nil else { return }
         held[path] = []
+        promised[path] = interfaces
     }
 
     /// Serves `object`; returns the calls that were held for its path, oldest first.
     mutating func export(_ object: ExportedObject) -> [BusMessage] {
         objects[object.path] = object
+        promised[object.path] = nil
         return held.removeValue(forKey: object.path) ?? []
+    }
+
+    /// The limits a call's arguments are read within: those its method declares (found as
+    /// `dispatch` finds it), ``ArgumentLimits/standard`` for any other call.
+    func limits(path: ObjectPath?, interface: InterfaceName?, member: MemberName?) -> ArgumentLimits {
+        guard let path, let member, let interfaces = objects[path]?.interfaces ?? promised[path] else { return .standard }
+        let method = interfaces.lazy.filter { interface == nil || $0.name == interface }.compactMap { candidate in
+            candidate.methods.first { $0.name == member }
+        }.first
+        return method?.limits ?? .standard
     }
 
     mutating func unexport(_ path: ObjectPath) {

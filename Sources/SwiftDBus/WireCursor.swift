@@ -5,16 +5,22 @@
 /// Offsets count from the start of the body, which the format aligns to 8 bytes, so padding works
 /// out the same as in the whole message. Every read is checked against the end of the body and the
 /// signature, and nesting is bounded like ``Marshalling/maximumDepth``: the reader relies on
-/// libdbus's validation for the values' meaning, never for memory safety. Strings are read by
-/// ``WireText``'s rule.
+/// libdbus's validation for the values' meaning, never for memory safety. Decoding is bounded by
+/// the caller's ``ArgumentLimits`` too: an array of more elements, or a value nested deeper, throws
+/// before it is built. Strings are read by ``WireText``'s rule.
 struct WireCursor {
     private let body: UnsafeRawBufferPointer
     private let isBigEndian: Bool
+    /// The most elements of one array, and the deepest nesting, that decoding builds.
+    private let maximumElements: Int
+    private let maximumDepth: Int
     var offset = 0
 
-    init(_ body: UnsafeRawBufferPointer, isBigEndian: Bool) {
+    init(_ body: UnsafeRawBufferPointer, isBigEndian: Bool, limits: ArgumentLimits = .dbus) {
         self.body = body
         self.isBigEndian = isBigEndian
+        maximumElements = limits.elements
+        maximumDepth = min(limits.depth, Marshalling.maximumDepth)
     }
 
     static func malformed(_ what: String) -> MarshallingError {
@@ -93,7 +99,7 @@ struct WireCursor {
     // MARK: Values
 
     mutating func value(_ types: inout Types, depth: Int) throws(MarshallingError) -> DBusValue {
-        guard depth <= Marshalling.maximumDepth else { throw Self.malformed("values nested more than \(Marshalling.maximumDepth) deep") }
+        guard depth <= maximumDepth else { throw MarshallingError(reason: "values nested more than \(maximumDepth) deep") }
         let code = try types.next()
         switch code {
         case UInt8(ascii: "y"): return .byte(try fixed(UInt8.self))
@@ -157,6 +163,7 @@ struct WireCursor {
             var items: [DBusValue] = []
             items.reserveCapacity(Self.likelyCount(length: length, smallestItem: 8))
             while offset < end {
+                guard items.count < maximumElements else { throw tooManyElements }
                 var itemTypes = Types(text: element, index: 0)
                 items.append(try value(&itemTypes, depth: depth + 1))
             }
@@ -170,6 +177,7 @@ struct WireCursor {
         var entries: [DBusValue.DictionaryEntry] = []
         entries.reserveCapacity(Self.likelyCount(length: length, smallestItem: 16))
         while offset < end {
+            guard entries.count < maximumElements else { throw tooManyElements }
             try align(8)
             var keyTypes = Types(text: key, index: 0)
             var valueTypes = Types(text: valueType, index: 0)
@@ -180,6 +188,10 @@ struct WireCursor {
         }
         guard offset == end else { throw Self.malformed("a dictionary entry runs past the array") }
         return .dictionary(key: Self.signature(key), value: Self.signature(valueType), entries)
+    }
+
+    private var tooManyElements: MarshallingError {
+        MarshallingError(reason: "an array of more than \(maximumElements) elements")
     }
 
     /// Room for an array's items, reserved up front so that a small array is not reallocated as it

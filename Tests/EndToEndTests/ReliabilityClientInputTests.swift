@@ -6,10 +6,14 @@ import Testing
 
 /// Issue 6 §6: every method and property with wrong types, missing or unknown keys, huge limits,
 /// negative times and oversized strings gets the documented D-Bus error — never a crash, never a
-/// hang — and a full page of the largest assets still fits a bus message.
+/// hang — and a full page of the largest assets still fits a bus message. A call of a megabyte is
+/// larger than any method but `Donate` accepts, and one of several megabytes than `Donate` does:
+/// InvalidArgs before it is read (issue 32, item 8).
 @Suite struct ReliabilityClientInputTests {
     static let invalidArgs = "org.freedesktop.DBus.Error.InvalidArgs"
     static let megabyte = String(repeating: "m", count: 1 << 20)
+    /// Longer than any text the broker keeps, within what any method accepts.
+    static let longText = String(repeating: "l", count: 16 << 10)
     static let longAppID = String(repeating: "a", count: 256)
     /// `RecentMedia`'s largest page (docs/dbus-api.md).
     static let maximumLimit = 1000
@@ -90,8 +94,10 @@ import Testing
             bad("Donate", donate(["listened": .int64(-5)])), bad("Donate", donate(["kind": .string("hologram")])),
             bad("Donate", donate(["artists": .string("One")])), bad("Donate", donate(["bogus": .boolean(true)])),
             bad("Donate", donate(["started": .double(1.5)])),
-            Case(member: "Donate", arguments: donate(["title": .string(megabyte), "artists": .strings(Array(repeating: megabyte, count: 8)),
-                                                      "album": .string(megabyte), "app_name": .string(megabyte)])),
+            bad("Donate", donate(["title": .string(megabyte), "artists": .strings(Array(repeating: megabyte, count: 8)),
+                                  "album": .string(megabyte), "app_name": .string(megabyte)])),
+            Case(member: "Donate", arguments: donate(["title": .string(longText), "artists": .strings(Array(repeating: longText, count: 8)),
+                                                      "album": .string(longText), "app_name": .string(longText)])),
         ]
         // Properties
         cases += [
@@ -104,9 +110,12 @@ import Testing
             property("Set", [ours, .string("RetentionDays"), .variant(.int32(-1))], invalidArgs),
             property("Set", [ours, .string("RetentionDays"), .variant(.uint32(.max))], invalidArgs),
             property("Set", [ours, .string("OptedOutApps"), .variant(.strings(["x"]))], "org.freedesktop.DBus.Error.PropertyReadOnly"),
-            property("Set", [ours, .string(megabyte), .variant(.boolean(true))], "org.freedesktop.DBus.Error.UnknownProperty"),
-            property("GetAll", [.string(megabyte)], "org.freedesktop.DBus.Error.UnknownInterface"),
-            property("Get", [.string(megabyte), .string(megabyte)], "org.freedesktop.DBus.Error.UnknownInterface"),
+            property("Set", [ours, .string(megabyte), .variant(.boolean(true))], invalidArgs),
+            property("GetAll", [.string(megabyte)], invalidArgs),
+            property("Get", [.string(megabyte), .string(megabyte)], invalidArgs),
+            property("Set", [ours, .string(longText), .variant(.boolean(true))], "org.freedesktop.DBus.Error.UnknownProperty"),
+            property("GetAll", [.string(longText)], "org.freedesktop.DBus.Error.UnknownInterface"),
+            property("Get", [.string(longText), .string(longText)], "org.freedesktop.DBus.Error.UnknownInterface"),
             property("Get", [ours, .string("MediaEnabled")], nil), property("GetAll", [ours], nil),
             property("Set", [ours, .string("RetentionDays"), .variant(.uint32(10_000))], nil),
         ]

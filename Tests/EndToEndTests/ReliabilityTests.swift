@@ -49,6 +49,16 @@ enum Reliability {
             interface: interface, member: member, arguments: arguments))
     }
 
+    /// A field of `/proc/PID/status` (`VmHWM`, `RssAnon`…), in kB.
+    static func status(_ pid: Int32, _ field: String) throws -> Int {
+        let text = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        let line = text.split(separator: "\n").first { $0.hasPrefix(field + ":") }
+        guard let value = line?.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first, let kB = Int(value) else {
+            throw TestSupportError("no \(field) in /proc/\(pid)/status")
+        }
+        return kB
+    }
+
     /// Whether this process may mount file systems (root with CAP_SYS_ADMIN, as on the project's
     /// machines and CI); the full- and read-only-disk tests need it.
     static let canMount: Bool = {

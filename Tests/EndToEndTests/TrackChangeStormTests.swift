@@ -13,16 +13,6 @@ import Testing
     /// The peak RSS target of the issue, in kB.
     static let peakRSSLimit = 32 * 1024
 
-    /// A field of `/proc/PID/status`, in kB.
-    func status(_ pid: Int32, _ field: String) throws -> Int {
-        let text = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
-        let line = text.split(separator: "\n").first { $0.hasPrefix(field + ":") }
-        guard let value = line?.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first, let kB = Int(value) else {
-            throw TestSupportError("no \(field) in /proc/\(pid)/status")
-        }
-        return kB
-    }
-
     @Test("100,000 distinct track changes: peak RSS ≤ 32 MB, nothing stored, a real listen beside them recorded once")
     func stormOfTrackChanges() async throws {
         let bus = try PrivateBus.start()
@@ -65,7 +55,7 @@ import Testing
         let answered = try await asking.value
         try await real.waitUntilSeen(by: client, as: "Stopped")
 
-        let peak = try status(broker.process.pid, "VmHWM")
+        let peak = try Reliability.status(broker.process.pid, "VmHWM")
         #expect(peak <= Self.peakRSSLimit, "peak RSS \(peak) kB over \(Self.changes) track changes")
         #expect(answered > 0, "RecentMedia answered during the storm")
         try await waitUntil("the real listen is recorded") {

@@ -7,6 +7,9 @@
   app.py donate-as NAME ICON [APP]
                               one donation naming its app NAME with the icon at path ICON (and
                               app_id APP if given); prints "ok ID" or "refused ERROR"
+  app.py huge COUNT           RecentMedia with an `app_id` filter of COUNT strings, then Donate with
+                              COUNT artists (issue 32, item 8); prints "ok METHOD" or
+                              "refused METHOD ERROR MESSAGE" for each
 """
 import sys
 import time
@@ -44,3 +47,11 @@ elif sys.argv[1] == "donate-as":
         print("ok", interface.Donate(dbus.Dictionary(media, signature="sv")), flush=True)
     except dbus.exceptions.DBusException as error:
         print("refused", error.get_dbus_name(), flush=True)
+elif sys.argv[1] == "huge":
+    strings = dbus.Array(["a"] * int(sys.argv[2]), signature="s")
+    for method, argument in (("RecentMedia", {"app_id": strings}), ("Donate", {"app_id": "org.example.Journal", "title": "Huge", "artists": strings})):
+        try:
+            getattr(interface, method)(dbus.Dictionary(argument, signature="sv"), timeout=120)
+            print("ok", method, flush=True)
+        except dbus.exceptions.DBusException as error:
+            print("refused", method, error.get_dbus_name(), error.get_dbus_message()[:300], flush=True)

@@ -29,6 +29,16 @@ struct DonationAcceptanceTests {
         #expect(asset.title == "Song" && asset.source == .donation)
     }
 
+    @Test("of the artists, only the first 256 items are looked at: a name after 256 blanks is not kept, one among them is")
+    func artistsBeyondThoseLookedAt() throws {
+        func artists(_ list: [String]) throws -> [String] {
+            try MediaAsset(donation: Self.donation(["artists": .strings(list)]), now: Self.now, rule: .default, settings: PrivacySettings()).artists
+        }
+        let blanks = Array(repeating: " ", count: 256)
+        #expect(try artists(blanks + ["Late"]).isEmpty)
+        #expect(try artists(blanks.dropLast() + ["Early"]) == ["Early"])
+    }
+
     @Test("a 'listened' too short to count is InvalidArgs; without 'listened' the app vouches for the listen")
     func tooShort() {
         #expect(Self.refusal(Self.donation(["listened": .int64(2_000_000), "length": .int64(200_000_000)])) == .invalidArgs)

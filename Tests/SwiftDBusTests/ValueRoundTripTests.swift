@@ -86,7 +86,8 @@ import Testing
 
     static let echoObject = ExportedObject(path: path, interfaces: [
         ExportedInterface(name: interface, methods: [
-            ExportedMethod("Echo", inputs: [Argument("value", .variant)], outputs: [Argument("value", .variant)]) { call in
+            // Takes anything D-Bus carries, as the samples do.
+            ExportedMethod("Echo", inputs: [Argument("value", .variant)], outputs: [Argument("value", .variant)], limits: .dbus) { call in
                 call.reply(call.arguments)
             },
         ]),

@@ -52,8 +52,9 @@ public enum BrokerDaemon {
         // The name first: a second broker learns it lost before it touches the history (opening it
         // could run a full check, or move a file the running broker uses aside as damaged), and
         // start-up is one round trip shorter. Calls that come with the name, as a bus-activated
-        // one does, wait for the object (SwiftDBus holds them) instead of failing.
-        connection.holdCalls(for: BrokerContract.objectPath)
+        // one does, wait for the object (SwiftDBus holds them, read within their methods' limits)
+        // instead of failing.
+        connection.holdCalls(for: BrokerContract.objectPath, interfaces: [BrokerObject.declaration])
         switch waitFor({ done in connection.callBus("RequestName", [.string(BrokerContract.busName.rawValue), .uint32(4)]) { done($0) } }) {
         case .failure(let error):
             log.error(error.name == .disconnected

@@ -21,6 +21,12 @@ public enum BrokerContract {
 
     /// Longest `app_id` a filter may name.
     public static let maximumAppIDLength = AssetContract.maximumAppIDBytes
+
+    /// What `Donate`'s arguments may hold: its largest useful call — the 256 artists looked at and
+    /// six texts of 1024 bytes, an icon path, the times, about 275 KB — with room to spare; a larger
+    /// call is refused before it is read (issue 32). Every other method's calls fit SwiftDBus's
+    /// standard 64 KiB many times over: the largest, `MediaByID` with 1000 ids, takes 8 KB.
+    public static let donationLimits = ArgumentLimits(bytes: 1 << 20)
 }
 
 extension ErrorName {

@@ -84,7 +84,8 @@ public enum BrokerObject {
                 ExportedMethod("Purge", inputs: [Argument("filter", .vardict)], outputs: [Argument("removed", .uint64)]) { call in
                     controller.purge(call)
                 },
-                ExportedMethod("Donate", inputs: [Argument("media", .vardict)], outputs: [Argument("id", .int64)]) { call in
+                ExportedMethod("Donate", inputs: [Argument("media", .vardict)], outputs: [Argument("id", .int64)],
+                               limits: BrokerContract.donationLimits) { call in
                     controller.donate(call)
                 },
                 ExportedMethod("Status", outputs: [Argument("status", .vardict)]) { call in

@@ -66,8 +66,12 @@ extension MediaAsset {
             }
             return .text(clean)
         case .texts:
-            guard let list = try? value.strings() else { throw .invalidArgs("'\(key)' must be an array of strings") }
-            return .texts(Array(list.compactMap { BoundedText.clean($0, maxBytes: AssetContract.maximumTextBytes) }
+            // Only the items that could be kept are looked at, as of a player's list
+            // (``TrackMetadata/cleanList(_:max:)``): a list of thousands costs what its first 256 do.
+            let looked = AssetContract.maximumArtists * TrackMetadata.examinedPerKept
+            guard let items = try? value.array(), let list = try? items.prefix(looked).map({ try $0.string() })
+            else { throw .invalidArgs("'\(key)' must be an array of strings") }
+            return .texts(Array(list.lazy.compactMap { BoundedText.clean($0, maxBytes: AssetContract.maximumTextBytes) }
                 .prefix(AssetContract.maximumArtists)))
         case .instant, .duration, .id:
             guard let number = try? value.integer(as: Int64.self), number >= 0 else {

@@ -19,6 +19,11 @@
  *   mbload clients CLIENTS SECONDS
  *       CLIENTS connections calling RecentMedia({limit: 50}) in a loop for SECONDS, each with one
  *       call outstanding at a time. Prints "calls N failures F p50 A ms p99 B ms max C ms".
+ *   mbload huge SECONDS
+ *       a hostile app (issue 32, item 8): for SECONDS, RecentMedia with an `app_id` filter of
+ *       4,000,000 strings, then Donate with 4,000,000 artists, again and again, each sent when the
+ *       last is answered. Prints "huge calls N (B MB each): refused R with ERROR, answered A,
+ *       failed F; slowest answer S ms".
  *
  * Every loop is bounded in count and time, and the tool only ever talks to the bus it is given.
  */
@@ -444,12 +449,84 @@ static int clients(int n, double seconds) {
     return failures ? 1 : 0;
 }
 
+/* --- huge -------------------------------------------------------------------------------- */
+
+/* An a{sv} holding KEY: a list of COUNT one-letter strings (about 8 bytes each on the wire),
+ * and the plain strings of `extra` (key, value pairs, NULL-terminated). */
+static DBusMessage *huge_call(const char *member, const char *key, long count, const char **extra) {
+    DBusMessage *m = dbus_message_new_method_call("org.mediabroker.MediaBroker1", "/org/mediabroker/MediaBroker1",
+                                                  "org.mediabroker.MediaBroker1", member);
+    DBusMessageIter it, dict, e, v, list;
+    const char *letter = "a";
+    dbus_bool_t ok = m != NULL;
+    if (ok) {
+        dbus_message_iter_init_append(m, &it);
+        ok = dbus_message_iter_open_container(&it, DBUS_TYPE_ARRAY, "{sv}", &dict);
+    }
+    for (int i = 0; ok && extra[i]; i += 2) ok = entry_basic(&dict, extra[i], DBUS_TYPE_STRING, "s", &extra[i + 1]);
+    ok = ok && dbus_message_iter_open_container(&dict, DBUS_TYPE_DICT_ENTRY, NULL, &e)
+        && dbus_message_iter_append_basic(&e, DBUS_TYPE_STRING, &key)
+        && dbus_message_iter_open_container(&e, DBUS_TYPE_VARIANT, "as", &v)
+        && dbus_message_iter_open_container(&v, DBUS_TYPE_ARRAY, "s", &list);
+    for (long i = 0; ok && i < count; i++) ok = dbus_message_iter_append_basic(&list, DBUS_TYPE_STRING, &letter);
+    ok = ok && dbus_message_iter_close_container(&v, &list) && dbus_message_iter_close_container(&e, &v)
+        && dbus_message_iter_close_container(&dict, &e) && dbus_message_iter_close_container(&it, &dict);
+    if (!ok) { fprintf(stderr, "mbload: out of memory building %s\n", member); exit(1); }
+    return m;
+}
+
+static int huge(double seconds) {
+    const long count = 4000000;
+    DBusConnection *c = connect_bus();
+    const char *no_extra[] = {NULL};
+    const char *donation[] = {"app_id", "org.example.Hostile", "title", "Huge", NULL};
+    DBusMessage *calls[2] = {huge_call("RecentMedia", "app_id", count, no_extra), huge_call("Donate", "artists", count, donation)};
+    char *wire = NULL;
+    int bytes = 0;
+    if (!dbus_message_marshal(calls[0], &wire, &bytes)) { fprintf(stderr, "mbload: out of memory\n"); return 1; }
+    dbus_free(wire);
+    long sent = 0, refused = 0, answered = 0, failed = 0;
+    double slowest = 0, end = now_seconds() + seconds;
+    char refusal[256] = "nothing";
+    while (now_seconds() < end) {
+        /* A copy each time: a message sent once keeps its serial. */
+        DBusMessage *copy = dbus_message_copy(calls[sent % 2]);
+        DBusError error;
+        dbus_error_init(&error);
+        double t = now_seconds();
+        DBusMessage *reply = copy ? dbus_connection_send_with_reply_and_block(c, copy, 60000, &error) : NULL;
+        double ms = (now_seconds() - t) * 1000;
+        sent++;
+        if (ms > slowest) slowest = ms;
+        if (reply) {
+            answered++;
+            dbus_message_unref(reply);
+        } else if (dbus_error_is_set(&error) && strcmp(error.name, DBUS_ERROR_NO_REPLY) != 0
+                   && strcmp(error.name, DBUS_ERROR_DISCONNECTED) != 0) {
+            refused++;
+            snprintf(refusal, sizeof refusal, "%s", error.name);
+        } else {
+            failed++;
+        }
+        dbus_error_free(&error);
+        if (copy) dbus_message_unref(copy);
+    }
+    printf("huge calls %ld (%.1f MB each): refused %ld with %s, answered %ld, failed %ld; slowest answer %.0f ms\n",
+           sent, bytes / 1e6, refused, refusal, answered, failed, slowest);
+    dbus_message_unref(calls[0]);
+    dbus_message_unref(calls[1]);
+    dbus_connection_close(c);
+    dbus_connection_unref(c);
+    return failed ? 1 : 0;
+}
+
 int main(int argc, char **argv) {
     dbus_threads_init_default();
     if (argc == 5 && strcmp(argv[1], "flood") == 0) return flood(atoi(argv[2]), atoi(argv[3]), atof(argv[4]));
     if (argc == 5 && strcmp(argv[1], "storm") == 0) return storm(atoi(argv[2]), atol(argv[3]), atoi(argv[4]));
     if (argc == 5 && strcmp(argv[1], "churn") == 0) return churn(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));
     if (argc == 4 && strcmp(argv[1], "clients") == 0) return clients(atoi(argv[2]), atof(argv[3]));
-    fprintf(stderr, "usage: mbload flood RATE SECONDS TRACK_SECONDS | storm PLAYERS CHANGES WAVES | churn PLAYERS WAVE LISTEN_MS | clients N SECONDS\n");
+    if (argc == 3 && strcmp(argv[1], "huge") == 0) return huge(atof(argv[2]));
+    fprintf(stderr, "usage: mbload flood RATE SECONDS TRACK_SECONDS | storm PLAYERS CHANGES WAVES | churn PLAYERS WAVE LISTEN_MS | clients N SECONDS | huge SECONDS\n");
     return 64;
 }
