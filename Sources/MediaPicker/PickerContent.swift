@@ -1,4 +1,4 @@
-public import FoundationEssentials
+import FoundationEssentials
 public import MediaDonationClient
 public import PickerChannel
 
