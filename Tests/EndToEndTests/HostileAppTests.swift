@@ -35,6 +35,35 @@ import Testing
         #expect(try await client.recentMedia().map(\.title) == ["Private Song"], "nothing purged")
     }
 
+    @Test("item 1: a snap's connection whose process exited lends its pid's next owner nothing",
+          .enabled(if: ReusedPID.isPossible && SnapScope.isPossible, "needs root and a writable cgroup file system to place a process in a snap's scope"))
+    func aSnapsBorrowedPIDIsNobody() async throws {
+        let bus = try PrivateBus.start()
+        let broker = try RunningBroker(bus: bus)
+        let client = try broker.client()
+        _ = try await client.donate(Donation(appID: "mpv", title: "Private Song", artists: ["Band"], length: .seconds(200)))
+        let scope = try SnapScope(snap: "borrower")
+        let trigger = bus.directory.appending("trigger")
+        #expect(mkfifo(trigger, 0o600) == 0)
+        var environment = bus.environment
+        environment["CGROUP_PROCS"] = scope.processes
+        let app = try ChildProcess.launch("/usr/bin/python3", arguments: [FlatpakSandbox.fixture("borrowed-pid.py"), trigger, "borrower"],
+                                          environment: environment)
+        try app.waitForOutput(containing: "connector exited", in: .standardOutput, timeout: .seconds(30))
+        let name = try #require(app.standardOutput.split(separator: "\n").first { $0.hasPrefix("name ") }?.dropFirst("name ".count))
+        let borrower = try ReusedPID.launch("sleep", arguments: ["60"], on: try bus.processID(owning: String(name)))
+        defer { borrower.signal(SIGKILL) }
+
+        let writer = open(trigger, O_WRONLY | O_CLOEXEC)
+        #expect(writer >= 0)
+        close(writer)
+        #expect(try app.waitForExit(timeout: .seconds(30)) == .exited(0), "\(app.transcript)")
+        let outcomes = app.standardOutput.split(separator: "\n").filter { !$0.hasPrefix("name ") && $0 != "connector exited" }
+        #expect(outcomes == Array(repeating: "refused org.mediabroker.MediaBroker1.Error.AccessDenied", count: 3), "\(app.transcript)")
+        #expect(try await client.readers().isEmpty, "no grant")
+        #expect(try await client.recentMedia().map(\.title) == ["Private Song"], "nothing purged")
+    }
+
     @Test("item 2: a sandboxed donor is named and pictured by its own desktop file, never by its words")
     func aDonorCannotPassAsAnother() async throws {
         let data = try TemporaryDirectory(prefix: "donor-apps")

@@ -7,7 +7,9 @@ The connecting process prints "name UNIQUE_NAME", forks a keeper that holds the 
 exits without a word to the bus; the first process then prints "connector exited". When the test
 writes to FIFO (a named pipe it made), the keeper calls the broker on the connection it kept —
 RecentMedia, SetReaderAccess(APP_ID, allowed), Purge({all}) — printing "read COUNT", "granted" and
-"purged", or "refused ERROR" for each, and exits; then so does the first process.
+"purged", or "refused ERROR" for each, and exits; then so does the first process. With CGROUP_PROCS
+set (a cgroup's cgroup.procs, a snap's scope), the first process moves itself there before anything
+else, as snapd places a snap's processes.
 """
 import os
 import sys
@@ -15,6 +17,9 @@ import sys
 import dbus
 
 fifo, app_id = sys.argv[1], sys.argv[2]
+if os.environ.get("CGROUP_PROCS"):
+    with open(os.environ["CGROUP_PROCS"], "w") as procs:
+        procs.write(str(os.getpid()))
 
 
 def attempt(label, call):
