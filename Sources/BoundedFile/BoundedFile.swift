@@ -12,7 +12,12 @@ public enum BoundedFile {
     /// The corresponding C calls are `open` (non-blocking, so a FIFO planted under a name cannot
     /// hang the caller), `fstat`, `read` and `close`.
     public static func read(_ path: String, limit: Int) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
+        read(opened: open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK), limit: limit)
+    }
+
+    /// The contents of `descriptor` (closed here; `-1`, a failed open, reads as absent) under the
+    /// same rules, for a caller that opened the file its own careful way (`O_NOFOLLOW`, `openat`).
+    public static func read(opened descriptor: Int32, limit: Int) -> [UInt8]? {
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var info = stat()

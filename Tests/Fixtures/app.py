@@ -21,6 +21,17 @@ bus = dbus.SessionBus()
 broker = bus.get_object(BROKER, "/org/mediabroker/MediaBroker1", introspect=False)
 interface = dbus.Interface(broker, BROKER)
 
+
+def donate(media, app_id):
+    """One Donate of `media` (with `app_id` if given); prints "ok ID" or "refused ERROR"."""
+    if app_id:
+        media["app_id"] = app_id
+    try:
+        print("ok", interface.Donate(dbus.Dictionary(media, signature="sv")), flush=True)
+    except dbus.exceptions.DBusException as error:
+        print("refused", error.get_dbus_name(), flush=True)
+
+
 if sys.argv[1] == "ask":
     options = dbus.Dictionary({"reason": sys.argv[2]} if len(sys.argv) > 2 else {}, signature="sv")
     try:
@@ -31,22 +42,11 @@ if sys.argv[1] == "ask":
 elif sys.argv[1] == "donate":
     start = time.monotonic()
     for number in range(int(sys.argv[2])):
-        media = {"title": "Sandboxed donation %d" % (number + 1)}
-        if len(sys.argv) > 3:
-            media["app_id"] = sys.argv[3]
-        try:
-            print("ok", interface.Donate(dbus.Dictionary(media, signature="sv")), flush=True)
-        except dbus.exceptions.DBusException as error:
-            print("refused", error.get_dbus_name(), flush=True)
+        donate({"title": "Sandboxed donation %d" % (number + 1)}, sys.argv[3] if len(sys.argv) > 3 else None)
     print("seconds %.3f" % (time.monotonic() - start), flush=True)
 elif sys.argv[1] == "donate-as":
-    media = {"title": "Donated as %s" % sys.argv[2], "app_name": sys.argv[2], "app_icon": sys.argv[3]}
-    if len(sys.argv) > 4:
-        media["app_id"] = sys.argv[4]
-    try:
-        print("ok", interface.Donate(dbus.Dictionary(media, signature="sv")), flush=True)
-    except dbus.exceptions.DBusException as error:
-        print("refused", error.get_dbus_name(), flush=True)
+    donate({"title": "Donated as %s" % sys.argv[2], "app_name": sys.argv[2], "app_icon": sys.argv[3]},
+           sys.argv[4] if len(sys.argv) > 4 else None)
 elif sys.argv[1] == "huge":
     strings = dbus.Array(["a"] * int(sys.argv[2]), signature="s")
     for method, argument in (("RecentMedia", {"app_id": strings}), ("Donate", {"app_id": "org.example.Journal", "title": "Huge", "artists": strings})):

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+internal import BoundedFile
 
 /// An image secured from a player's `artUrl`: its bytes, checked, and their hash.
 struct SecuredArtwork: Sendable, Equatable {
@@ -65,7 +66,7 @@ enum ArtworkReader {
     /// refused without reading (the open does not block: `O_NONBLOCK`).
     static func readFile(at path: String) -> [UInt8]? {
         guard let target = resolvedWithinFolder(path) else { return nil }
-        return contents(of: open(target, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY))
+        return BoundedFile.read(opened: open(target, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY), limit: SecuredArtwork.maximumBytes)
     }
 
     /// The bytes of the file at absolute `path` as seen from the directory `root` (a process's
@@ -84,30 +85,8 @@ enum ArtworkReader {
         }
         guard directory >= 0 else { return nil }
         defer { close(directory) }
-        return contents(of: openat(directory, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY))
-    }
-
-    /// The bytes of open file `fd` (closed here), when it is a regular file of at most
-    /// ``SecuredArtwork/maximumBytes``; nil for `-1`.
-    private static func contents(of fd: Int32) -> [UInt8]? {
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size > 0,
-              info.st_size <= SecuredArtwork.maximumBytes else { return nil }
-        // One byte more than allowed is asked for, so a file that grew since `fstat` is refused.
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size) + 1)
-        var count = 0
-        while count < bytes.count {
-            let read = bytes.withUnsafeMutableBytes { buffer in
-                buffer.baseAddress.map { Glibc.read(fd, $0 + count, buffer.count - count) } ?? -1
-            }
-            if read < 0, errno == EINTR { continue }
-            guard read > 0 else { break }
-            count += read
-        }
-        guard count > 0, count <= SecuredArtwork.maximumBytes else { return nil }
-        return Array(bytes.prefix(count))
+        return BoundedFile.read(opened: openat(directory, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY),
+                                limit: SecuredArtwork.maximumBytes)
     }
 
     /// `path` itself, or where its symbolic link points when that is in the same folder; `nil`
