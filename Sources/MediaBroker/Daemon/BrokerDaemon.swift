@@ -100,6 +100,14 @@ public enum BrokerDaemon {
         if let seconds = options.askTimeoutSeconds { controller.gate.questions.patience = Microseconds(seconds * 1_000_000) }
         let picker = options.pickerPath.map { PickerSetup(path: $0, environment: environment) }
             ?? PickerSetup.besideExecutable(environment: environment)
+        // Callers are told apart by when the broker first knew their connection: that watch is in
+        // force before any call is served (the calls that came meanwhile are held).
+        if case .some(let error) = waitFor({ done in
+            if !connection.loop.execute({ controller.gate.start(done: done) }) { done(BusError(.disconnected, "the connection is closed")) }
+        }) {
+            log.error(error.name == .disconnected ? busLostWhileStarting : "cannot watch the bus's connections: \(error)")
+            return shutDown(connection, store, exitCode: 1)
+        }
         connection.export(BrokerObject.make(controller: controller, picker: picker))
 
         if case .success(let open) = leftovers.wait() {
@@ -115,10 +123,7 @@ public enum BrokerDaemon {
             }
             return shutDown(connection, store, exitCode: 1)
         }
-        connection.loop.execute {
-            controller.gate.start()
-            controller.enforceRetention()
-        }
+        connection.loop.execute { controller.enforceRetention() }
         log.info("\(BrokerOptions.versionLine) owns \(BrokerContract.busName); history in \(path)")
 
         let reason = StopSignal.wait()

@@ -41,8 +41,10 @@ final class ReaderGate: @unchecked Sendable {
         self.procRoot = procRoot
     }
 
-    /// Notes connections as they come and forgets them as they leave. Call on the connection's thread.
-    func start() {
+    /// Notes connections as they come and forgets them as they leave; `done` runs once the watch
+    /// is in force (with the bus's refusal, if any). Call on the connection's thread, before the
+    /// broker serves a call, so that every caller that connects meanwhile is noted.
+    func start(done: @escaping @Sendable (BusError?) -> Void) {
         let rule = MatchRule(sender: BusConnection.busName, interface: .bus, member: "NameOwnerChanged", path: BusConnection.busPath)
         connection.addMatch(rule, handler: { [self] message in
             guard message.sender == BusConnection.busName.rawValue || message.sender == "org.freedesktop.DBus" else { return }
@@ -55,9 +57,13 @@ final class ReaderGate: @unchecked Sendable {
                 births.arrived(name, at: BootClock.now())
             }
         }, completion: { [self] result in
-            if case .success(let token) = result {
+            switch result {
+            case .success(let token):
                 self.token = token
                 births.watching(since: BootClock.now())
+                done(nil)
+            case .failure(let error):
+                done(error)
             }
         })
     }
