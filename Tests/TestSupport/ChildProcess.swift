@@ -224,6 +224,24 @@ public final class ChildProcess: Sendable, CustomStringConvertible {
         return status!
     }
 
+    /// The `async` form of `waitForExit`: waits between checks without holding a thread, so a child
+    /// that runs for many seconds (a compiler) leaves the test pool's few threads to other tests.
+    public func exited(timeout: Duration) async throws -> ExitStatus {
+        var status: ExitStatus?
+        do {
+            try await waitUntil("\(self) exits", timeout: timeout) { () async -> Bool in
+                status = reap(blocking: false)
+                return status != nil
+            }
+        } catch let timeout as WaitTimeout {
+            throw TestSupportError("\(timeout)\n\(transcript)")
+        }
+        try? await waitUntil("\(self)'s output closes", timeout: .seconds(2)) { () async -> Bool in
+            output.snapshot().closed && errors.snapshot().closed
+        }
+        return status!
+    }
+
     /// Reaps the child if it has ended (`waitpid`; blocking only when asked) and returns its status.
     private func reap(blocking: Bool) -> ExitStatus? {
         exit.withLock { status in
