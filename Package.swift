@@ -52,7 +52,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
 
         .testTarget(name: "SwiftDBusTests", dependencies: ["SwiftDBus", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "MediaBrokerTests", dependencies: ["MediaBroker", "AssetContract", "PickerChannel", "BoundedFile", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "MediaBrokerTests", dependencies: ["MediaBroker", "AssetContract", "PickerChannel", "BoundedFile", "SwiftDBus", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "MediaPickerTests", dependencies: ["MediaPicker", "MediaDonationClient", "PickerChannel"], swiftSettings: strict),
         .testTarget(name: "MediaDonationClientTests", dependencies: ["MediaDonationClient", "SwiftDBus"], swiftSettings: strict),
         .testTarget(name: "BrokerCtlTests", dependencies: ["broker-ctl", "MediaDonationClient", "TestSupport"], swiftSettings: strict),

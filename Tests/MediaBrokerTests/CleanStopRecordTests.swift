@@ -10,7 +10,7 @@ import Testing
     func closedStore(in folder: TemporaryFolder) async throws -> String {
         let path = folder.file("history.sqlite3")
         let store = try HistoryStore(path: path)
-        _ = try await store.insert(contentsOf: (0..<50).map { makeAsset("Song \($0)", started: 1_700_000_000_000_000 + Int64($0)) })
+        _ = try await answer { store.insert(contentsOf: (0..<50).map { makeAsset("Song \($0)", started: 1_700_000_000_000_000 + Int64($0)) }, completion: $0) }
         store.close()
         return path
     }
@@ -92,10 +92,10 @@ import Testing
         let path = folder.file("history.sqlite3")
         do {
             let store = try HistoryStore(path: path)
-            _ = try await store.insert(contentsOf: (0..<400).map {
+            _ = try await answer { store.insert(contentsOf: (0..<400).map {
                 makeAsset("Song \($0) " + String(repeating: "x", count: 200), started: 1_700_000_000_000_000 + Int64($0))
-            })
-            try await store.setSetting("kept", "yes")
+            }, completion: $0) }
+            try await answer { store.setSetting("kept", "yes", completion: $0) }
             store.close()
         }
         // Every page of the assets table but its root, as a failing disk would damage them.
@@ -114,9 +114,9 @@ import Testing
         try handle.close()
 
         let store = try HistoryStore(path: path, checkIntegrity: false)
-        #expect(try await store.setting("kept") == "yes", "what the damage did not reach still reads")
+        #expect(try await answer { store.setting("kept", completion: $0) } == "yes", "what the damage did not reach still reads")
         do {
-            _ = try await store.recent(RecentQuery())
+            _ = try await store.recentPage(RecentQuery())
             Issue.record("the damaged pages were read without an error")
         } catch {
             guard case .corrupt = error else { Issue.record("not reported as damage: \(error)"); return }

@@ -7,10 +7,12 @@ import Testing
 @Suite("HistoryReader: RecentMedia on a thread and a connection of its own")
 struct HistoryReaderTests {
     /// The reader's answer to `query`, and whether it came on the calling thread.
-    func answer(_ reader: HistoryReader, _ query: RecentQuery) async -> (Result<[MediaAsset]?, StoreError>, onCallersThread: Bool) {
+    func readersAnswer(_ reader: HistoryReader, _ query: RecentQuery) async -> (Result<[MediaAsset]?, StoreError>, onCallersThread: Bool) {
         let caller = pthread_self()
         return await withCheckedContinuation { continuation in
-            reader.recent(query) { result in continuation.resume(returning: (result, pthread_equal(pthread_self(), caller) != 0)) }
+            reader.read({ history throws(SQLiteError) in try history.recent(query) }) { result in
+                continuation.resume(returning: (result, pthread_equal(pthread_self(), caller) != 0))
+            }
         }
     }
 
@@ -20,13 +22,13 @@ struct HistoryReaderTests {
         try await fill(store, count: 120, apps: ["mpv", "vlc"])
         let reader = HistoryReader(path: folder.file("history.db"))
         let query = RecentQuery(limit: 50, appID: "vlc")
-        let (first, onCallersThread) = await answer(reader, query)
+        let (first, onCallersThread) = await readersAnswer(reader, query)
         let assets = try #require(try first.get())
         #expect(!onCallersThread)
-        #expect(assets == (try await store.recent(query)))
+        #expect(assets == (try await store.recentPage(query)))
         #expect(assets.count == 50)
-        _ = try await store.insert(makeAsset("Newest", app: "vlc", started: 1_800_000_000_000_000))
-        let after = try #require(try await answer(reader, query).0.get())
+        _ = try await answer { store.insert(makeAsset("Newest", app: "vlc", started: 1_800_000_000_000_000), completion: $0) }
+        let after = try #require(try await readersAnswer(reader, query).0.get())
         #expect(after.first?.title == "Newest")
     }
 
@@ -35,17 +37,17 @@ struct HistoryReaderTests {
         let store = try HistoryStore(path: folder.file("history.db"))
         try await fill(store, count: 3)
         let reader = HistoryReader(path: folder.file("history.db"))
-        #expect(try await answer(reader, RecentQuery(beforeID: 999)).0.get() == nil)
+        #expect(try await readersAnswer(reader, RecentQuery(beforeID: 999)).0.get() == nil)
     }
 
     @Test func aFileThatCannotBeOpenedIsAnErrorForTheCallerToHandle() async throws {
         let folder = try TemporaryFolder()
         let reader = HistoryReader(path: folder.file("missing.db"))
-        guard case .failure = await answer(reader, RecentQuery(limit: 5)).0 else {
+        guard case .failure = await readersAnswer(reader, RecentQuery(limit: 5)).0 else {
             Issue.record("a missing file answered")
             return
         }
-        guard case .failure = await answer(reader, RecentQuery(limit: 5)).0 else {
+        guard case .failure = await readersAnswer(reader, RecentQuery(limit: 5)).0 else {
             Issue.record("a missing file answered the second time")
             return
         }
@@ -66,10 +68,10 @@ struct HistoryReaderTests {
             }
         }, done: { _ in })
         inTransaction.wait()
-        let answered = await answer(reader, RecentQuery(limit: 50)).0
+        let answered = await readersAnswer(reader, RecentQuery(limit: 50)).0
         release.signal()
         #expect(try answered.get()?.count == 10, "the reader waited for or failed on the writer")
-        #expect(try await store.count() == 11)
+        #expect(try await answer { store.count(completion: $0) } == 11)
     }
 
     @Test func closingTheStoreEmptiesTheWALEvenWithAReaderOpen() async throws {
@@ -78,7 +80,7 @@ struct HistoryReaderTests {
         let store = try HistoryStore(path: path)
         try await fill(store, count: 100)
         let reader = HistoryReader(path: path)
-        #expect(try await answer(reader, RecentQuery(limit: 5)).0.get()?.count == 5)
+        #expect(try await readersAnswer(reader, RecentQuery(limit: 5)).0.get()?.count == 5)
         store.close()
         let wal = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
         #expect(wal == 0, "\(wal) bytes left in the WAL")

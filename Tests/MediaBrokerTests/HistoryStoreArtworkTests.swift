@@ -33,20 +33,20 @@ struct HistoryStoreArtworkTests {
         let art = try #require(Self.image(1))
         try await Self.keep(art, in: store)
         try await Self.keep(art, in: store)
-        _ = try await store.insert(Self.asset("With art", artwork: art, folder: folder))
+        _ = try await answer { store.insert(Self.asset("With art", artwork: art, folder: folder), completion: $0) }
         #expect(Self.files(folder) == [art.fileName])
         #expect(try fileBytes(folder.file("artwork/\(art.fileName)")) == Data(art.bytes))
         var info = stat()
         #expect(stat(folder.file("artwork/\(art.fileName)"), &info) == 0 && info.st_mode & 0o777 == 0o600)
-        #expect(try await store.recent(RecentQuery()).first?.artwork == folder.file("artwork/\(art.fileName)"))
+        #expect(try await store.recentPage(RecentQuery()).first?.artwork == folder.file("artwork/\(art.fileName)"))
     }
 
     @Test("an asset naming art that was never kept is stored without art, never pointing at nothing")
     func notKept() async throws {
         let folder = try TemporaryFolder()
         let store = try HistoryStore(path: folder.file("history.sqlite3"))
-        _ = try await store.insert(Self.asset("Lost art", artwork: Self.image(2), folder: folder))
-        #expect(try await store.recent(RecentQuery()).first?.artwork == nil)
+        _ = try await answer { store.insert(Self.asset("Lost art", artwork: Self.image(2), folder: folder), completion: $0) }
+        #expect(try await store.recentPage(RecentQuery()).first?.artwork == nil)
     }
 
     @Test("a purge deletes the art only the purged assets named; art another asset names stays")
@@ -56,12 +56,12 @@ struct HistoryStoreArtworkTests {
         let shared = try #require(Self.image(3)), own = try #require(Self.image(4))
         try await Self.keep(shared, in: store)
         try await Self.keep(own, in: store)
-        _ = try await store.insert(Self.asset("A", artwork: shared, folder: folder, started: 1))
-        _ = try await store.insert(Self.asset("B", artwork: shared, folder: folder, started: 2))
-        _ = try await store.insert(Self.asset("C", artwork: own, folder: folder, started: 3))
-        _ = try await store.purge(.range(since: 2, until: nil))
+        _ = try await answer { store.insert(Self.asset("A", artwork: shared, folder: folder, started: 1), completion: $0) }
+        _ = try await answer { store.insert(Self.asset("B", artwork: shared, folder: folder, started: 2), completion: $0) }
+        _ = try await answer { store.insert(Self.asset("C", artwork: own, folder: folder, started: 3), completion: $0) }
+        _ = try await store.purgedIDs(.range(since: 2, until: nil))
         #expect(Self.files(folder) == [shared.fileName])
-        _ = try await store.purge(.all)
+        _ = try await store.purgedIDs(.all)
         #expect(Self.files(folder).isEmpty)
     }
 
@@ -71,9 +71,9 @@ struct HistoryStoreArtworkTests {
         let store = try HistoryStore(path: folder.file("history.sqlite3"))
         let art = try #require(Self.image(5))
         try await Self.keep(art, in: store)
-        try await store.saveOpenListen(key: ":1.5 1-1", asset: Self.asset("Skipped", artwork: art, folder: folder), checkpoint: 5)
+        try await answer { store.saveOpenListen(key: ":1.5 1-1", asset: Self.asset("Skipped", artwork: art, folder: folder), checkpoint: 5, completion: $0) }
         #expect(Self.files(folder) == [art.fileName])
-        try await store.removeOpenListen(key: ":1.5 1-1")
+        try await answer { store.removeOpenListen(key: ":1.5 1-1", completion: $0) }
         #expect(Self.files(folder).isEmpty)
     }
 
@@ -84,12 +84,12 @@ struct HistoryStoreArtworkTests {
         let named = try #require(Self.image(6, size: 1000)), loose = try #require(Self.image(7, size: 1000))
         let newer = try #require(Self.image(8, size: 1000)), newest = try #require(Self.image(9, size: 1000))
         try await Self.keep(named, in: store, now: 1)
-        _ = try await store.insert(Self.asset("Named", artwork: named, folder: folder))
+        _ = try await answer { store.insert(Self.asset("Named", artwork: named, folder: folder), completion: $0) }
         try await Self.keep(loose, in: store, now: 2)
         try await Self.keep(newer, in: store, now: 3, bound: 2100)
         #expect(Self.files(folder) == [named.fileName, newer.fileName].sorted())
         try await Self.keep(newest, in: store, now: 4, bound: 1100)
         #expect(Self.files(folder) == [newest.fileName])
-        #expect(try await store.recent(RecentQuery()).first?.artwork == nil)
+        #expect(try await store.recentPage(RecentQuery()).first?.artwork == nil)
     }
 }

@@ -18,7 +18,7 @@ struct HistoryStoreCommitWindowTests {
     /// commit opened.
     static func storeWaitingOutAWindow(path: String? = nil, listen: @escaping @Sendable () -> Void = {}) async throws -> HistoryStore {
         let store = try path.map { try HistoryStore(path: $0, commitWindow: .seconds(60)) } ?? HistoryStore.inMemory(commitWindow: .seconds(60))
-        #expect(try await store.insert(makeAsset("First", started: 1)).wasNew)
+        #expect(try await answer { store.insert(makeAsset("First", started: 1), completion: $0) }.wasNew)
         store.together(.noOneWaits) { store.insert(makeAsset("Listen", started: 2)) { _ in listen() } }
         try waitUntil("the store thread waits out the window") { store.isWaitingOutCommitWindow }
         return store
@@ -31,7 +31,7 @@ struct HistoryStoreCommitWindowTests {
             { _ in committed.withLock { $0[name] = MonotonicClock.microseconds } }
         }
         store.insert(makeAsset("First", started: 1), completion: note("First"))
-        #expect(try await store.count() == 1)
+        #expect(try await answer { store.count(completion: $0) } == 1)
         store.together(.noOneWaits) { store.insert(makeAsset("Listen", started: 2), completion: note("Listen")) }
         try waitUntil("the listen is committed") { committed.withLock { $0["Listen"] != nil } }
         // Both times are taken on the store thread right after each commit: the second commit came
@@ -94,7 +94,7 @@ struct HistoryStoreCommitWindowTests {
     @Test func aReadEndsTheWindowAndSeesTheWritesBeforeIt() async throws {
         let store = try await Self.storeWaitingOutAWindow()
         let start = ContinuousClock.now
-        #expect(try await store.count() == 2)
+        #expect(try await answer { store.count(completion: $0) } == 2)
         #expect(ContinuousClock.now - start < Self.promptly)
     }
 

@@ -11,25 +11,25 @@ struct HistoryStoreDurabilityTests {
         let asset = makeAsset("Kept")
         do {
             let store = try HistoryStore(path: path)
-            _ = try await store.insert(asset)
-            try await store.saveOpenListen(key: "k", asset: asset, checkpoint: 5)
-            try await store.setSetting("retention-days", "30")
+            _ = try await answer { store.insert(asset, completion: $0) }
+            try await answer { store.saveOpenListen(key: "k", asset: asset, checkpoint: 5, completion: $0) }
+            try await answer { store.setSetting("retention-days", "30", completion: $0) }
             store.close()
         }
         let reopened = try HistoryStore(path: path)
-        #expect(try await reopened.recent(RecentQuery()).map(\.title) == ["Kept"])
-        #expect(try await reopened.openListens().map(\.checkpoint) == [5])
-        #expect(try await reopened.setting("retention-days") == "30")
+        #expect(try await reopened.recentPage(RecentQuery()).map(\.title) == ["Kept"])
+        #expect(try await answer { reopened.openListens(completion: $0) }.map(\.checkpoint) == [5])
+        #expect(try await answer { reopened.setting("retention-days", completion: $0) } == "30")
     }
 
     @Test func dataIsReadableWithoutAnOrderlyClose() async throws {
         let folder = try TemporaryFolder()
         let path = folder.file("history.db")
         let writer = try HistoryStore(path: path)
-        _ = try await writer.insert(makeAsset("Acknowledged"))
+        _ = try await answer { writer.insert(makeAsset("Acknowledged"), completion: $0) }
         // A second connection sees the committed WAL while the writer is still open (as after kill -9).
         let reader = try HistoryStore(path: path, checkIntegrity: false)
-        #expect(try await reader.recent(RecentQuery()).map(\.title) == ["Acknowledged"])
+        #expect(try await reader.recentPage(RecentQuery()).map(\.title) == ["Acknowledged"])
         _ = writer
     }
 
@@ -55,7 +55,7 @@ struct HistoryStoreDurabilityTests {
         let cached = try await reopened.inspect { database throws(SQLiteError) in database.connection.pageCacheBytes }
         #expect(cached < 64 << 10, "\(cached) bytes cached after opening")
         // Walking the whole file again fills the cache only up to its bound.
-        #expect(try await reopened.count() == 5000)
+        #expect(try await answer { reopened.count(completion: $0) } == 5000)
         let afterCount = try await reopened.inspect { database throws(SQLiteError) in database.connection.pageCacheBytes }
         #expect(afterCount <= (HistoryDatabase.cacheSizeKiB + 64) << 10, "\(afterCount) bytes cached after counting")
     }
@@ -64,7 +64,7 @@ struct HistoryStoreDurabilityTests {
         let folder = try TemporaryFolder()
         let path = folder.file("data/media-broker/history.db")
         let store = try HistoryStore(path: path)
-        _ = try await store.insert(makeAsset())
+        _ = try await answer { store.insert(makeAsset(), completion: $0) }
         let manager = FileManager.default
         let folderMode = try manager.attributesOfItem(atPath: folder.file("data/media-broker"))[.posixPermissions]
         let fileMode = try manager.attributesOfItem(atPath: path)[.posixPermissions]
@@ -85,8 +85,8 @@ struct HistoryStoreDurabilityTests {
         }
         store.close()
         #expect(finished.withLock { $0 } == 20)
-        await #expect(throws: StoreError.closed) { try await store.count() }
-        await #expect(throws: StoreError.closed) { try await store.insert(makeAsset()) }
+        await #expect(throws: StoreError.closed) { try await answer { store.count(completion: $0) } }
+        await #expect(throws: StoreError.closed) { try await answer { store.insert(makeAsset(), completion: $0) } }
         store.close()  // a second close does nothing
     }
 
@@ -99,7 +99,7 @@ struct HistoryStoreDurabilityTests {
             }
         }
         #expect(try result.get() == 0)
-        await #expect(throws: StoreError.closed) { try await store.count() }
+        await #expect(throws: StoreError.closed) { try await answer { store.count(completion: $0) } }
     }
 
     @Test func aStoreDroppedWithoutClosingStillRunsWhatWasQueued() async throws {
@@ -110,18 +110,18 @@ struct HistoryStoreDurabilityTests {
             store?.insert(makeAsset("Last words")) { _ in continuation.resume() }
         }
         let reopened = try HistoryStore(path: path)
-        #expect(try await reopened.recent(RecentQuery()).map(\.title) == ["Last words"])
+        #expect(try await reopened.recentPage(RecentQuery()).map(\.title) == ["Last words"])
     }
 
     @Test func aReadOnlyDatabaseFailsTransientlyAndTheRetrySucceeds() async throws {
         let store = try HistoryStore.inMemory()
         // Root ignores file modes; `query_only` makes SQLite itself refuse writes with SQLITE_READONLY.
         try await store.inspect { database throws(SQLiteError) in try database.connection.execute("PRAGMA query_only = ON") }
-        let failure = await #expect(throws: StoreError.self) { try await store.insert(makeAsset()) }
+        let failure = await #expect(throws: StoreError.self) { try await answer { store.insert(makeAsset(), completion: $0) } }
         guard case .readOnly? = failure else { Issue.record("expected .readOnly, got \(String(describing: failure))"); return }
         #expect(failure?.isTransient == true)
         try await store.inspect { database throws(SQLiteError) in try database.connection.execute("PRAGMA query_only = OFF") }
-        #expect(try await store.insert(makeAsset()).wasNew)
+        #expect(try await answer { store.insert(makeAsset(), completion: $0) }.wasNew)
     }
 
     @Test func aFullDiskFailsTransientlyLeavesTheFileIntactAndTheRetrySucceeds() async throws {
@@ -134,16 +134,16 @@ struct HistoryStoreDurabilityTests {
             try database.connection.execute("PRAGMA max_page_count = \(pages)")
         }
         let batch = (0..<500).map { makeAsset("Big \($0)", started: Int64($0)) }
-        let failure = await #expect(throws: StoreError.self) { try await store.insert(contentsOf: batch) }
+        let failure = await #expect(throws: StoreError.self) { try await answer { store.insert(contentsOf: batch, completion: $0) } }
         guard case .diskFull? = failure else { Issue.record("expected .diskFull, got \(String(describing: failure))"); return }
         #expect(failure?.isTransient == true)
-        #expect(try await store.count() == 10)
+        #expect(try await answer { store.count(completion: $0) } == 10)
         #expect(try await store.pragma("PRAGMA quick_check") == "ok")
         try await store.inspect { database throws(SQLiteError) in
             try database.connection.execute("PRAGMA max_page_count = 1000000")
         }
-        #expect(try await store.insert(contentsOf: batch).count == 500)
-        #expect(try await store.count() == 510)
+        #expect(try await answer { store.insert(contentsOf: batch, completion: $0) }.count == 500)
+        #expect(try await answer { store.count(completion: $0) } == 510)
     }
 
     @Test func ioErrorsAreTheirOwnTransientCase() {

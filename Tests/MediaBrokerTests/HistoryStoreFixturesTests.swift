@@ -63,7 +63,7 @@ extension HistoryStore {
     func inspect<T: Sendable>(
         _ body: @escaping @Sendable (HistoryDatabase) throws(SQLiteError) -> T
     ) async throws(StoreError) -> T {
-        try await bridge { completion in
+        try await answer { completion in
             perform({ database throws(StoreError) in try database.sql { () throws(SQLiteError) in try body(database) } },
                     completion: completion)
         }
@@ -92,6 +92,49 @@ func fill(
     let assets = (0..<count).map { index in
         makeAsset("Track \(index)", app: apps[index % apps.count], started: start + Int64(index) * 1_000_000)
     }
-    return try await store.insert(contentsOf: assets)
+    return try await answer { store.insert(contentsOf: assets, completion: $0) }
 }
 
+
+/// The answer of a store operation in its callback form, awaited.
+func answer<T: Sendable>(_ start: (@escaping @Sendable (Result<T, StoreError>) -> Void) -> Void) async throws(StoreError) -> T {
+    let result = await withCheckedContinuation { (done: CheckedContinuation<Result<T, StoreError>, Never>) in
+        start { done.resume(returning: $0) }
+    }
+    return try result.get()
+}
+
+/// The history's reads and purges as tests ask for them, each through the one form the broker uses.
+extension HistoryStore {
+    /// `RecentMedia`'s page, read on the store's thread (the reader's fallback); `.unknownCursor`
+    /// when `query.beforeID` names no asset.
+    func recentPage(_ query: RecentQuery) async throws(StoreError) -> [MediaAsset] {
+        guard let page = try await answer({ read({ history throws(SQLiteError) in try history.recent(query) }, completion: $0) }) else {
+            throw .unknownCursor(query.beforeID ?? 0)
+        }
+        return page
+    }
+
+    /// `Moments`' page, read on the store's thread; `.unknownCursor` when `query.before` names no asset.
+    func momentsPage(_ query: MomentsQuery, localTime: LocalTime) async throws(StoreError) -> [Moment] {
+        let moments = try await answer {
+            read({ history throws(SQLiteError) in try history.moments(query, localTime: localTime) }, completion: $0)
+        }
+        guard let moments else { throw .unknownCursor(query.before ?? 0) }
+        return moments
+    }
+
+    /// Every id `purge` deletes, oldest first, gathered from its batches.
+    func purgedIDs(_ scope: PurgeScope) async throws(StoreError) -> [Int64] {
+        let ids = Locked<[Int64]>([])
+        _ = try await answer { purge(scope, onBatch: { batch in ids.withLock { $0 += batch } }, completion: $0) }
+        return ids.withLock { $0 }
+    }
+
+    /// Every id retention deletes with `cutoff`, oldest first.
+    func expiredIDs(olderThan cutoff: Microseconds) async throws(StoreError) -> [Int64] {
+        let ids = Locked<[Int64]>([])
+        _ = try await answer { expire(olderThan: cutoff, onBatch: { batch in ids.withLock { $0 += batch } }, completion: $0) }
+        return ids.withLock { $0 }
+    }
+}

@@ -14,7 +14,7 @@ struct HistoryStoreGroupCommitTests {
                 (database.connection.isInTransaction, try database.connection.scalarInt("SELECT count(*) FROM assets") ?? -1)
             }, done: { result in seen.withLock { $0 = try? result.get() } })
         }
-        #expect(try await store.count() == 1)
+        #expect(try await answer { store.count(completion: $0) } == 1)
         let observed = seen.withLock { $0 }
         #expect(observed?.inTransaction == true)
         #expect(observed?.count == 1)
@@ -33,10 +33,10 @@ struct HistoryStoreGroupCommitTests {
             }, done: { result in if case .failure(let error) = result { failed.withLock { $0 = error } } })
             store.insert(makeAsset("After")) { result in stored.withLock { $0.append((try? result.get()) != nil) } }
         }
-        #expect(try await Set(store.recent(RecentQuery()).map(\.title)) == ["Before", "After"])
+        #expect(try await Set(store.recentPage(RecentQuery()).map(\.title)) == ["Before", "After"])
         #expect(stored.withLock { $0 } == [true, true])
         #expect(failed.withLock { $0 } != nil)
-        #expect(try await store.setting("half") == nil)
+        #expect(try await answer { store.setting("half", completion: $0) } == nil)
     }
 
     /// A write queued alone has a transaction of its own too: whatever it wrote before failing goes.
@@ -47,7 +47,7 @@ struct HistoryStoreGroupCommitTests {
             try database.connection.execute("INSERT INTO settings(key, value) VALUES('half', 'done')")
             try database.connection.execute("INSERT INTO no_such_table VALUES(1)")
         }, done: { result in failed.withLock { $0 = (try? result.get()) == nil } })
-        #expect(try await store.setting("half") == nil)
+        #expect(try await answer { store.setting("half", completion: $0) } == nil)
         #expect(failed.withLock { $0 } == true)
     }
 
@@ -70,8 +70,8 @@ struct HistoryStoreGroupCommitTests {
             })
             store.insert(makeAsset("After")) { result in others.withLock { $0.append((try? result.get()) != nil) } }
         }
-        #expect(try await Set(store.recent(RecentQuery()).map(\.title)) == ["Before", "After"])
-        #expect(try await store.setting("half") == nil)
+        #expect(try await Set(store.recentPage(RecentQuery()).map(\.title)) == ["Before", "After"])
+        #expect(try await answer { store.setting("half", completion: $0) } == nil)
         #expect(others.withLock { $0 } == [true, true])
         #expect(swallower.withLock { $0 }?.contains("no_such_table") == true)
     }
@@ -98,7 +98,7 @@ struct HistoryStoreGroupCommitTests {
                 store.insert(makeAsset()) { result in other.withLock { $0 = (try? result.get()) != nil } }
             }
         }
-        #expect(try await store.count() == (inAGroup ? 1 : 0))
+        #expect(try await answer { store.count(completion: $0) } == (inAGroup ? 1 : 0))
         #expect(orphan.withLock { $0 } == false)
         #expect(other.withLock { $0 } == (inAGroup ? true : nil))
         let children = try await store.inspect { database throws(SQLiteError) in
@@ -125,7 +125,7 @@ struct HistoryStoreGroupCommitTests {
                 })
             }
         }
-        _ = try await store.count()
+        _ = try await answer { store.count(completion: $0) }
         #expect(events.withLock { $0 } == ["run A", "run B", "done A", "done B"])
     }
 
@@ -147,8 +147,8 @@ struct HistoryStoreGroupCommitTests {
                 outcomes.withLock { $0.append((try? result.get()) != nil ? "third stored" : "third failed") }
             }
         }
-        #expect(try await store.count() == 1)
-        #expect(try await store.setting("first") == "x")
+        #expect(try await answer { store.count(completion: $0) } == 1)
+        #expect(try await answer { store.setting("first", completion: $0) } == "x")
         #expect(outcomes.withLock { $0 } == ["first stored", "saboteur failed", "third stored"])
         // Once in the lost transaction, once alone.
         #expect(runs.withLock { $0 } == 2)
@@ -184,7 +184,7 @@ struct HistoryStoreGroupCommitTests {
         #expect(opened.withLock { $0 } == true)
         #expect(answers.withLock { $0 } == ["first refused", "second refused"])
         #expect(runs.withLock { $0 } == 0)
-        #expect(try await store.setting("first") == nil)
+        #expect(try await answer { store.setting("first", completion: $0) } == nil)
     }
 
     @Test func aReadEndsTheGroupAndSeesTheWritesBeforeIt() async throws {
@@ -199,7 +199,7 @@ struct HistoryStoreGroupCommitTests {
             }
             store.insert(makeAsset("B")) { _ in done.withLock { $0.append("B committed") } }
         }
-        #expect(try await store.count() == 2)
+        #expect(try await answer { store.count(completion: $0) } == 2)
         #expect(read.withLock { $0 } == 1)
         #expect(done.withLock { $0 } == ["A committed", "count answered", "B committed"])
     }
@@ -208,7 +208,7 @@ struct HistoryStoreGroupCommitTests {
         let store = try HistoryStore.inMemory()
         let old = makeAsset("Old", started: 1)
         let new = makeAsset("New", started: 2)
-        try await store.saveOpenListen(key: "old", asset: old, checkpoint: 1)
+        try await answer { store.saveOpenListen(key: "old", asset: old, checkpoint: 1, completion: $0) }
         let inOneTransaction = Locked<Bool?>(nil)
         store.together {
             store.finishOpenListen(key: "old", asset: old) { _ in }
@@ -216,8 +216,8 @@ struct HistoryStoreGroupCommitTests {
             store.write({ database throws(SQLiteError) in database.connection.isInTransaction },
                         done: { result in inOneTransaction.withLock { $0 = try? result.get() } })
         }
-        #expect(try await store.recent(RecentQuery()).map(\.title) == ["Old"])
-        #expect(try await store.openListens().map(\.key) == ["new"])
+        #expect(try await store.recentPage(RecentQuery()).map(\.title) == ["Old"])
+        #expect(try await answer { store.openListens(completion: $0) }.map(\.key) == ["new"])
         #expect(inOneTransaction.withLock { $0 } == true)
     }
 
@@ -242,7 +242,7 @@ struct HistoryStoreGroupCommitTests {
                 }
             }
         }
-        #expect(try await store.count() == count)
+        #expect(try await answer { store.count(completion: $0) } == count)
         #expect(inserted.withLock { $0 } == count)
     }
 }

@@ -9,37 +9,37 @@ struct HistoryStorePurgeTests {
         let store = try HistoryStore.inMemory()
         let outcomes = try await fill(store, count: 30, apps: ["mpv", "vlc", "spotify"])
         let vlcIDs = outcomes.enumerated().filter { $0.offset % 3 == 1 }.map(\.element.id)
-        let removed = try await store.purge(.app("vlc"))
+        let removed = try await store.purgedIDs(.app("vlc"))
         #expect(removed == vlcIDs)
-        #expect(try await store.count() == 20)
-        #expect(try await store.recent(RecentQuery(appID: "vlc")).isEmpty)
+        #expect(try await answer { store.count(completion: $0) } == 20)
+        #expect(try await store.recentPage(RecentQuery(appID: "vlc")).isEmpty)
     }
 
     @Test func purgeByRangeHonoursExactMicrosecondBounds() async throws {
         let store = try HistoryStore.inMemory()
         var ids: [Microseconds: Int64] = [:]
         for started: Microseconds in [999, 1000, 1500, 1999, 2000] {
-            ids[started] = try await store.insert(makeAsset("T\(started)", started: started)).id
+            ids[started] = try await answer { store.insert(makeAsset("T\(started)", started: started), completion: $0) }.id
         }
-        let removed = try await store.purge(.range(since: 1000, until: 2000))
+        let removed = try await store.purgedIDs(.range(since: 1000, until: 2000))
         #expect(Set(removed) == Set([1000, 1500, 1999].compactMap { ids[$0] }))
-        #expect(try await store.recent(RecentQuery()).map(\.started) == [2000, 999])
+        #expect(try await store.recentPage(RecentQuery()).map(\.started) == [2000, 999])
     }
 
     @Test func purgeAllEmptiesTheStore() async throws {
         let store = try HistoryStore.inMemory()
         let outcomes = try await fill(store, count: 12)
-        #expect(Set(try await store.purge(.all)) == Set(outcomes.map(\.id)))
-        #expect(try await store.count() == 0)
-        #expect(try await store.purge(.all).isEmpty)
+        #expect(Set(try await store.purgedIDs(.all)) == Set(outcomes.map(\.id)))
+        #expect(try await answer { store.count(completion: $0) } == 0)
+        #expect(try await store.purgedIDs(.all).isEmpty)
     }
 
     @Test func expireRemovesOnlyWhatStartedBeforeTheCutoff() async throws {
         let store = try HistoryStore.inMemory()
         let outcomes = try await fill(store, count: 10, start: 0)
-        let removed = try await store.expire(olderThan: 4_000_000)
+        let removed = try await store.expiredIDs(olderThan: 4_000_000)
         #expect(removed == outcomes.prefix(4).map(\.id))
-        #expect(try await store.oldestStarted() == 4_000_000)
+        #expect(try await answer { store.oldestStarted(completion: $0) } == 4_000_000)
     }
 
     @Test func aLargePurgeIsReportedInBoundedBatchesThatAddUp() async throws {
@@ -47,7 +47,7 @@ struct HistoryStorePurgeTests {
         let total = HistoryStore.purgeBatchSize * 2 + 345
         let outcomes = try await fill(store, count: total, apps: ["mpv"])
         let batches = Locked<[[Int64]]>([])
-        let count = try await store.bridge { completion in
+        let count = try await answer { completion in
             store.purge(.app("mpv"), onBatch: { ids in batches.withLock { $0.append(ids) } }, completion: completion)
         }
         let reported = batches.withLock { $0 }
@@ -66,9 +66,9 @@ struct HistoryStorePurgeTests {
         let path = folder.file("history.db")
         let store = try HistoryStore(path: path)
         let secret = "Secret-Song-\(UUID().uuidString)"
-        _ = try await store.insert(makeAsset(secret, app: "private.player"))
+        _ = try await answer { store.insert(makeAsset(secret, app: "private.player"), completion: $0) }
         try await fill(store, count: 200)
-        _ = try await store.purge(.app("private.player"))
+        _ = try await store.purgedIDs(.app("private.player"))
         let needle = Data(secret.utf8)
         for file in [path, path + "-wal"] where fileExists(file) {
             #expect(try fileBytes(file).range(of: needle) == nil, "\(file) still holds the purged title")
@@ -79,12 +79,12 @@ struct HistoryStorePurgeTests {
 
     @Test func oldestStartedFollowsInsertsAndPurges() async throws {
         let store = try HistoryStore.inMemory()
-        #expect(try await store.oldestStarted() == nil)
-        _ = try await store.insert(makeAsset("B", started: 50))
-        _ = try await store.insert(makeAsset("A", started: -7))
-        #expect(try await store.oldestStarted() == -7)
-        _ = try await store.expire(olderThan: 0)
-        #expect(try await store.oldestStarted() == 50)
+        #expect(try await answer { store.oldestStarted(completion: $0) } == nil)
+        _ = try await answer { store.insert(makeAsset("B", started: 50), completion: $0) }
+        _ = try await answer { store.insert(makeAsset("A", started: -7), completion: $0) }
+        #expect(try await answer { store.oldestStarted(completion: $0) } == -7)
+        _ = try await store.expiredIDs(olderThan: 0)
+        #expect(try await answer { store.oldestStarted(completion: $0) } == 50)
     }
 
     @Test func appSummariesCountListensAndTakeNameAndIconFromTheNewest() async throws {
@@ -93,8 +93,8 @@ struct HistoryStorePurgeTests {
         var renamed = makeAsset("Newest", app: "vlc", started: 100_000_000)
         renamed.appName = "VLC media player"
         renamed.appIcon = nil
-        _ = try await store.insert(renamed)
-        let summaries = try await store.appSummaries()
+        _ = try await answer { store.insert(renamed, completion: $0) }
+        let summaries = try await answer { store.appSummaries(completion: $0) }
         #expect(summaries == [
             AppSummary(appID: "vlc", appName: "VLC media player", appIcon: nil, listens: 7, lastSeen: 100_000_000),
             AppSummary(appID: "mpv", appName: "App mpv", appIcon: "/usr/share/icons/mpv.png", listens: 3,

@@ -24,7 +24,7 @@ struct HistoryStoreQueryPlanTests {
         let (name, query, withCursor) = Self.shapes[index]
         let store = try HistoryStore.inMemory()
         try await fill(store, count: 50, apps: ["mpv", "vlc"])
-        let text = HistoryDatabase.recentSQL(query, cursor: withCursor ? (5, 5) : nil, limit: 50).sql
+        let text = HistoryReads.recentSQL(query, cursor: withCursor ? (5, 5) : nil, limit: 50).sql
         let plan = try await store.queryPlan(text)
         let joined = plan.joined(separator: " | ")
         let expectedIndex = query.appID == nil ? "assets_by_started" : "assets_by_app"
@@ -38,7 +38,7 @@ struct HistoryStoreQueryPlanTests {
 
     @Test func theCursorBoundIsPartOfTheIndexRange() async throws {
         let store = try HistoryStore.inMemory()
-        let text = HistoryDatabase.recentSQL(RecentQuery(), cursor: (5, 5), limit: 50).sql
+        let text = HistoryReads.recentSQL(RecentQuery(), cursor: (5, 5), limit: 50).sql
         let plan = try await store.queryPlan(text)
         // SQLite 3.40 bounds the index by the row value's first column (the `id` half is the rowid,
         // checked only on the rows that share the cursor's `started`); paging tests pin the ties.
@@ -56,10 +56,10 @@ struct HistoryStoreQueryPlanTests {
 
     @Test func momentsGroupADayFromTheIndexAlone() async throws {
         let store = try HistoryStore.inMemory()
-        let plan = try await store.queryPlan(SQLiteDatabase.spansSQL(MomentsQuery()).sql)
+        let plan = try await store.queryPlan(HistoryReads.spansSQL(MomentsQuery()).sql)
         #expect(plan == ["SEARCH assets USING COVERING INDEX assets_by_started (started>? AND started<?)"], "\(plan)")
         for query in [MomentsQuery(appID: "mpv"), MomentsQuery(excludingApps: ["vlc"])] {
-            let shaped = try await store.queryPlan(SQLiteDatabase.spansSQL(query).sql).joined(separator: " | ")
+            let shaped = try await store.queryPlan(HistoryReads.spansSQL(query).sql).joined(separator: " | ")
             #expect(shaped.contains("USING") && !shaped.contains("TEMP B-TREE"), "\(shaped)")
         }
     }

@@ -24,12 +24,12 @@ struct HistoryStoreRowDecodingTests {
         let store = try HistoryStore.inMemory()
         var expected: [MediaAsset] = []
         for asset in Self.assets {
-            let outcome = try await store.insert(asset)
+            let outcome = try await answer { store.insert(asset, completion: $0) }
             expected.append(stored(asset, id: outcome.id))
             // Each asset alone: the newest, a page of one.
-            #expect(try await store.recent(RecentQuery(limit: 1)) == [expected.last])
+            #expect(try await store.recentPage(RecentQuery(limit: 1)) == [expected.last])
         }
-        #expect(try await store.recent(RecentQuery()) == expected.reversed())
+        #expect(try await store.recentPage(RecentQuery()) == expected.reversed())
     }
 
     /// Bytes that are not UTF-8 (a file written by something else) are repaired the same way in
@@ -44,7 +44,7 @@ struct HistoryStoreRowDecodingTests {
                        (3, 4, 1, 'c', NULL, 'mp' || char(65533), 'x', 'mpris')
                 """)
         }
-        let page = try await store.recent(RecentQuery())
+        let page = try await store.recentPage(RecentQuery())
         #expect(page.map(\.appID) == ["mp\u{FFFD}", "mp\u{FFFD}", "mp\u{FFFD}"])
         #expect(page.map(\.appName) == ["x", "\u{FFFD}", "\u{FFFD}"])
         #expect(page.last?.artists == ["A\u{FFFD}", "B"])
@@ -68,7 +68,7 @@ struct HistoryStoreRowDecodingTests {
 
     @Test func aNullInANotNullColumnIsCorruptionNotACrash() async throws {
         let store = try HistoryStore.inMemory()
-        _ = try await store.insert(makeAsset())
+        _ = try await answer { store.insert(makeAsset(), completion: $0) }
         await #expect(throws: StoreError.self) {
             try await store.inspect { database throws(SQLiteError) in
                 let statement = try database.connection.prepare(

@@ -92,9 +92,9 @@ struct ListeningRecoveryTests {
                 let key = listen.storeKey(player: player)
                 let asset = listen.asset(appID: "mpv", appName: "mpv", appIcon: nil)!
                 switch effect {
-                case .opened, .checkpoint: try await store.saveOpenListen(key: key, asset: asset, checkpoint: listen.ended)
-                case .finished: _ = try await store.finishOpenListen(key: key, asset: asset)
-                case .dropped: try await store.removeOpenListen(key: key)
+                case .opened, .checkpoint: try await answer { store.saveOpenListen(key: key, asset: asset, checkpoint: listen.ended, completion: $0) }
+                case .finished: _ = try await answer { store.finishOpenListen(key: key, asset: asset, completion: $0) }
+                case .dropped: try await answer { store.removeOpenListen(key: key, completion: $0) }
                 }
             }
         }
@@ -103,15 +103,15 @@ struct ListeningRecoveryTests {
         try await apply(firstRun.handle(.playbackStatus(.playing), at: at(0)))
         try await apply(firstRun.handle(.tick, at: at(240)))
         // kill -9 at 250: nothing more is written. The restart finds the open listen.
-        let records = try await store.openListens()
+        let records = try await answer { store.openListens(completion: $0) }
         #expect(records.count == 1)
         let resumed = PlayerListening(
             resuming: Listen(restoring: records[0]), metadata: track(length: 480 * second), status: .playing, at: at(260))
         var secondRun = try #require(resumed)
         try await apply(secondRun.handle(.tick, at: at(260)))
         try await apply(secondRun.handle(.playbackStatus(.stopped), at: at(480)))
-        #expect(try await store.openListens().isEmpty)
-        let recent = try await store.recent(RecentQuery())
+        #expect(try await answer { store.openListens(completion: $0) }.isEmpty)
+        let recent = try await store.recentPage(RecentQuery())
         #expect(recent.count == 1)
         #expect(recent.first?.started == at(0))
         #expect(recent.first?.listened == 480 * second)

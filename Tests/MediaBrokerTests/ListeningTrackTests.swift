@@ -228,9 +228,9 @@ struct ListeningTrackTests {
 
         let store = try HistoryStore.inMemory()
         for listen in first.finished + second.finished {
-            _ = try await store.insert(listen.asset(appID: "mpv", appName: "mpv", appIcon: nil)!)
+            _ = try await answer { store.insert(listen.asset(appID: "mpv", appName: "mpv", appIcon: nil)!, completion: $0) }
         }
-        #expect(try await store.count() == 2)
+        #expect(try await answer { store.count(completion: $0) } == 2)
     }
 
     @Test("quirk 24: every signal sent twice gives exactly the effects of sending it once")

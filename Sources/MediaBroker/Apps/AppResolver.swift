@@ -283,7 +283,7 @@ public final class AppResolver: @unchecked Sendable {
     /// `…chromium.instance6013` → `chromium`. The suffix is `.instance` followed by digits and
     /// underscores only; a name outside the MPRIS namespace is used whole.
     static func busNameStem(_ busName: String) -> String {
-        let prefix = PlayerTracker.mprisPrefix
+        let prefix = PlayersCore.mprisPrefix
         let rest = busName.hasPrefix(prefix) ? Substring(busName.dropFirst(prefix.count)) : Substring(busName)
         var stem = rest
         if let dot = rest.lastIndex(of: "."), rest[rest.index(after: dot)...].hasPrefix("instance") {

@@ -89,32 +89,21 @@ public enum BrokerDaemon {
         store.openListens { leftovers.set($0) }
         let settings = loadSettings(from: store, log: log)
 
-        let rule: ListenRule = options.minimumListenSeconds.map { .minimum(seconds: $0) } ?? .lastFM
-        let resolver = AppResolver(environment: environment)
-        let controller = BrokerController(connection: connection, store: store, settings: settings, rule: rule,
-                                          resolver: resolver, log: log)
-        let tracker = PlayerTracker(
-            controller: controller,
-            safetyRereadInterval: options.rereadIntervalSeconds.map { .milliseconds(Int64($0 * 1000)) }
-                ?? PlayerTracker.defaultSafetyRereadInterval)
-        if let seconds = options.askTimeoutSeconds { controller.gate.questions.patience = Microseconds(seconds * 1_000_000) }
-        let picker = options.pickerPath.map { PickerSetup(path: $0, environment: environment) }
-            ?? PickerSetup.besideExecutable(environment: environment)
-        // Callers are told apart by when the broker first knew their connection: that watch is in
-        // force before any call is served (the calls that came meanwhile are held).
+        let broker = Broker(connection: connection, store: store, settings: settings, options: options,
+                            environment: environment, log: log)
         if case .some(let error) = waitFor({ done in
-            if !connection.loop.execute({ controller.gate.start(done: done) }) { done(BusError(.disconnected, "the connection is closed")) }
+            if !connection.loop.execute({ broker.watchConnections(done: done) }) { done(BusError(.disconnected, "the connection is closed")) }
         }) {
             log.error(error.name == .disconnected ? busLostWhileStarting : "cannot watch the bus's connections: \(error)")
             return shutDown(connection, store, exitCode: 1)
         }
-        connection.export(BrokerObject.make(controller: controller, picker: picker))
+        broker.serve()
 
-        if case .success(let open) = leftovers.wait() {
-            connection.loop.execute { tracker.adoptLeftovers(open) }
-        }
+        let open = (try? leftovers.wait().get()) ?? []
         if case .some(let error) = waitFor({ done in
-            if !connection.loop.execute({ tracker.start { done($0) } }) { done(BusError(.disconnected, "the connection is closed")) }
+            if !connection.loop.execute({ broker.followPlayers(leftovers: open, done: done) }) {
+                done(BusError(.disconnected, "the connection is closed"))
+            }
         }) {
             if error.name == .disconnected {
                 log.error(busLostWhileStarting)
@@ -123,7 +112,7 @@ public enum BrokerDaemon {
             }
             return shutDown(connection, store, exitCode: 1)
         }
-        connection.loop.execute { controller.enforceRetention() }
+        connection.loop.execute { broker.enforceRetention() }
         log.info("\(BrokerOptions.versionLine) owns \(BrokerContract.busName); history in \(path)")
 
         let reason = StopSignal.wait()
@@ -135,9 +124,9 @@ public enum BrokerDaemon {
         }
         // Finish the listens in progress first: their store jobs queue before the store closes.
         waitFor { done in
-            if !connection.loop.execute({ tracker.stop(); done(()) }) { done(()) }
+            if !connection.loop.execute({ broker.stopFollowing(); done(()) }) { done(()) }
         }
-        return shutDown(connection, store, controller: controller, exitCode: reason == .busLost ? 1 : 0)
+        return shutDown(connection, store, broker: broker, exitCode: reason == .busLost ? 1 : 0)
     }
 
     private static let busLostWhileStarting = "the session bus went away while starting; exiting so the service manager can restart us"
@@ -180,16 +169,16 @@ public enum BrokerDaemon {
         }
     }
 
-    private static func shutDown(_ connection: BusConnection, _ store: HistoryStore, controller: BrokerController? = nil,
+    private static func shutDown(_ connection: BusConnection, _ store: HistoryStore, broker: Broker? = nil,
                                  exitCode: Int32) -> Int32 {
         // The store runs its queued jobs before closing; their completions may still emit
         // signals, so the connection closes (and flushes) after it.
         store.close()
         if let path = store.path { CleanStopRecord.write(database: path) }
-        if let controller {
+        if let broker {
             // After the store's last completions: says what could not be written, if anything.
             waitFor { done in
-                if !connection.loop.execute({ controller.stop(); done(()) }) { done(()) }
+                if !connection.loop.execute({ broker.stop(); done(()) }) { done(()) }
             }
         }
         connection.close()

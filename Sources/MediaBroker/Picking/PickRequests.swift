@@ -13,12 +13,16 @@ import SwiftDBus
 /// Lives on the connection's thread.
 // @unchecked Sendable: built on the main thread before the object is exported, then touched only
 // on the connection's thread (handlers, completions handed back with `loop.execute`).
-final class PickRequests: @unchecked Sendable {
-    private unowned let controller: BrokerController
+final class PickRequests: @unchecked Sendable, NameWatch.Observer {
+    private let connection: BusConnection
+    private let gate: ReaderGate
+    private let arrivals: ConnectionArrivals
     private let queries: HistoryQueries
+    private let resolver: AppResolver
+    private let settings: CurrentSettings
     private let setup: PickerSetup
+    private let log: Log
     private let localTime: LocalTime
-    private var connection: BusConnection { controller.connection }
     /// The open requests, by their caller's unique name: one each, and one per sandboxed app.
     private var open: [String: Request] = [:]
     private var serial = 0
@@ -40,12 +44,22 @@ final class PickRequests: @unchecked Sendable {
 
     private func isOpen(_ caller: String, _ generation: Int) -> Bool { open[caller]?.generation == generation }
 
-    init(controller: BrokerController, queries: HistoryQueries, setup: PickerSetup, localTime: LocalTime = .system) {
-        self.controller = controller
+    init(connection: BusConnection, gate: ReaderGate, arrivals: ConnectionArrivals, queries: HistoryQueries, resolver: AppResolver,
+         settings: CurrentSettings, setup: PickerSetup, log: Log, localTime: LocalTime = .system) {
+        self.connection = connection
+        self.gate = gate
+        self.arrivals = arrivals
         self.queries = queries
+        self.resolver = resolver
+        self.settings = settings
         self.setup = setup
+        self.log = log
         self.localTime = localTime
-        controller.gate.onLeave { [unowned self] name in close(name) }
+    }
+
+    /// A caller that leaves the bus ends its request without a `Response`.
+    func left(_ uniqueName: String) {
+        close(uniqueName)
     }
 
     func pickMedia(_ call: MethodInvocation) {
@@ -55,12 +69,12 @@ final class PickRequests: @unchecked Sendable {
             guard call.arguments.count == 2, let parent = try? call.arguments[0].string(), let raw = try? call.arguments[1].vardict() else {
                 throw .invalidArgs("PickMedia takes (s parent_window, a{sv} options)")
             }
-            options = try PickOptions(parentWindow: parent, options: raw, now: BrokerController.now())
+            options = try PickOptions(parentWindow: parent, options: raw, now: WallClock.now)
         } catch {
             return call.fail(error)
         }
         guard open[caller] == nil else { return call.fail(BusError(.limitsExceeded, "this connection has a PickMedia request open already")) }
-        let reader = controller.gate.reader(of: caller)
+        let reader = gate.reader(of: caller)
         if let app = reader.appID, open.values.contains(where: { $0.app == app }) {
             return call.fail(BusError(.limitsExceeded, "\(app) has a PickMedia request open already"))
         }
@@ -82,7 +96,7 @@ final class PickRequests: @unchecked Sendable {
             connection.loop.execute { [unowned self] in close(caller) }
         })
         call.reply([.objectPath(path)])
-        AskerLookup(connection: connection, resolver: controller.resolver).describe(caller, reader: reader, startedBy: controller.gate.startedBy(caller)) { [unowned self] asker in
+        AskerLookup(connection: connection, resolver: resolver).describe(caller, reader: reader, startedBy: arrivals.startedBy(caller)) { [unowned self] asker in
             let request = PickerRequest(appID: asker?.appID, appName: asker?.appName, appIcon: asker?.appIcon, reason: options.reason,
                                         since: options.since, until: options.until, multiple: options.multiple,
                                         parentWindow: options.parentWindow, busAddress: busAddress)
@@ -94,7 +108,7 @@ final class PickRequests: @unchecked Sendable {
     /// reads it from disk, and the person takes their time.
     private func start(_ request: PickerRequest, for caller: String, generation: Int) {
         guard isOpen(caller, generation) else { return }  // closed meanwhile
-        let waiter = WorkerThread(), loop = connection.loop, setup = setup, log = controller.log
+        let waiter = WorkerThread(), loop = connection.loop, setup = setup, log = log
         let submitted = waiter.submit { [unowned self] in
             let process: PickerProcess
             do throws(BusError) {
@@ -122,7 +136,7 @@ final class PickRequests: @unchecked Sendable {
         guard let request = open[caller], request.generation == generation else { return }  // closed meanwhile
         switch answer {
         case .failure(let error):
-            controller.log.warning("the picker for \(caller): \(error.description)")
+            log.warning("the picker for \(caller): \(error.description)")
             finish(caller, generation, with: .ended)
         case .success(nil):
             finish(caller, generation, with: .ended)
@@ -137,11 +151,11 @@ final class PickRequests: @unchecked Sendable {
 
     /// Reads the picked listens from the history, as the settings allow now.
     private func read(_ ids: [Int64], momentID: String?, options: PickOptions, then: @escaping @Sendable (PickResponse) -> Void) {
-        let settings = controller.settings, loop = connection.loop
+        let settings = settings.value, loop = connection.loop
         let excluded = Set(settings.optOuts.keys)
         guard settings.mediaEnabled, !ids.isEmpty else { return then(.shared(assets: [], momentID: nil)) }
-        queries.read({ connection throws(SQLiteError) in
-            try connection.assets(ids: Array(ids.prefix(HistoryQueries.maximumIDs)), excludingApps: excluded)
+        queries.read({ history throws(SQLiteError) in
+            try history.assets(ids: Array(ids.prefix(HistoryQueries.maximumIDs)), excludingApps: excluded)
         }) { result in
             let response: PickResponse = switch result {
             case .success(let found): .shared(ids: ids, found: found, momentID: momentID, span: options.since...options.until)
@@ -160,7 +174,7 @@ final class PickRequests: @unchecked Sendable {
         do {
             try connection.emit(RequestObject.response(response, path: request.path, caller: caller, localTime: localTime))
         } catch {
-            controller.log.warning("could not send the Response of \(request.path): \(error)")
+            log.warning("could not send the Response of \(request.path): \(error)")
         }
         connection.unexport(request.path)
     }

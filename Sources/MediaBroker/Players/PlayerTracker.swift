@@ -1,4 +1,4 @@
-public import SwiftDBus
+import SwiftDBus
 
 /// Follows every MPRIS player on the bus: the runtime of ``PlayersCore``. It subscribes to the
 /// signals, hands each one to the core, and carries out what the core answers — reads, timers,
@@ -8,66 +8,69 @@ public import SwiftDBus
 /// state needs no lock.
 // @unchecked Sendable: built on the main thread, then touched only on the connection's thread
 // (handlers, completions and `loop.execute` work); `BrokerObject` calls it from there too.
-public final class PlayerTracker: @unchecked Sendable {
-    public static let mprisPrefix = PlayersCore.mprisPrefix
+final class PlayerTracker: @unchecked Sendable, SettingsKeeper.Observer, NameWatch.Observer {
     /// How often a playing player is re-read by default in case it never signals (spotifyd, mopidy).
-    public static let defaultSafetyRereadInterval: Duration = .seconds(30)
+    static let defaultSafetyRereadInterval: Duration = .seconds(30)
 
     private let connection: BusConnection
-    private let store: HistoryStore
+    private let writer: HistoryWriter
+    private let resolver: AppResolver
+    private let arrivals: ConnectionArrivals
     private let log: Log
-    private unowned let controller: BrokerController
     private let core: PlayersCore
     private var timers: [PlayersCore.Timer: TimerToken] = [:]
     private var tokens: [MatchToken] = []
+    private var started = false
     private var stopped = false
     private var barriers: [() -> Void] = []
     /// Reads the art players point at, off the bus thread; made at the first art told.
     private var artworkReads: ArtworkReads?
 
-    /// `safetyRereadInterval`: how often a playing player is re-read in case it never signals; the
-    /// default 30 s, shorter only in tests (`--reread-interval`).
-    public init(controller: BrokerController, safetyRereadInterval: Duration = PlayerTracker.defaultSafetyRereadInterval) {
-        self.controller = controller
-        self.connection = controller.connection
-        self.store = controller.store
-        self.log = controller.log
-        let resolver = controller.resolver
-        self.core = PlayersCore(rule: controller.rule, privacy: controller.settings,
+    /// `settings`: those in force as it starts (later ones come through ``settingsChanged(_:)``);
+    /// `safetyRereadInterval`: how often a playing player is re-read in case it never signals, the
+    /// default 30 s, shorter only in tests (`--reread-interval`); `artworkFolder`: where the art
+    /// of listens is kept, if anywhere.
+    init(connection: BusConnection, writer: HistoryWriter, resolver: AppResolver, arrivals: ConnectionArrivals,
+         settings: PrivacySettings, rule: ListenRule, safetyRereadInterval: Duration = PlayerTracker.defaultSafetyRereadInterval,
+         artworkFolder: String?, log: Log) {
+        self.connection = connection
+        self.writer = writer
+        self.resolver = resolver
+        self.arrivals = arrivals
+        self.log = log
+        self.core = PlayersCore(rule: rule, privacy: settings,
                                 safetyRereadInterval: max(safetyRereadInterval, .milliseconds(100)).wholeMicroseconds,
-                                artworkFolder: controller.store.path.flatMap(ArtworkFolder.path(besideDatabase:)),
-                                resolveNow: { resolver.resolve($0) })
-        core.logsPlayerEvents = controller.log.threshold == .debug
-        controller.tracker = self
+                                artworkFolder: artworkFolder, resolveNow: { resolver.resolve($0) })
+        core.logsPlayerEvents = log.threshold == .debug
     }
 
     /// The person changed their settings: a listen in progress from an app that may no longer be
     /// recorded is discarded, not finished.
-    func privacyChanged(_ settings: PrivacySettings) {
-        feed(.privacyChanged(settings))
+    func settingsChanged(_ change: SettingsChange) {
+        feed(.privacyChanged(change.after))
     }
 
     /// The app a connection plays as, when it owns an MPRIS name; `nil` for anyone else.
     func appID(ofPlayer uniqueName: String) -> String? { core.appID(ofPlayer: uniqueName) }
 
-    public func nowPlaying() -> [MediaAsset] { core.nowPlaying() }
+    func nowPlaying() -> [MediaAsset] { core.nowPlaying() }
 
-    public func followedPlayers() -> [PlayerSummary] { core.followedPlayers() }
+    func followedPlayers() -> [PlayerSummary] { core.followedPlayers() }
 
     /// Takes the listens a previous run left open (a crash or `kill -9`). Call before ``start``.
-    public func adoptLeftovers(_ open: [OpenListen]) {
+    func adoptLeftovers(_ open: [OpenListen]) {
         core.adoptLeftovers(open)
     }
 
     // MARK: Starting and stopping
 
-    /// Subscribes to name changes, then lists the players already there — in that order, so a
-    /// player starting in between is not missed. Call on the connection's thread.
-    public func start(completion: @escaping @Sendable (BusError?) -> Void) {
+    /// Takes name changes from now on (the ``NameWatch`` is in force), subscribes to players'
+    /// signals, then lists the players already there — in that order, so a player starting in
+    /// between is not missed. Call on the connection's thread.
+    func start(completion: @escaping @Sendable (BusError?) -> Void) {
         core.begin()
+        started = true
         let subscriptions: [Subscription] = [
-            (MatchRule(sender: BusConnection.busName, interface: .bus, member: "NameOwnerChanged", path: BusConnection.busPath),
-             { [self] in nameOwnerSignal($0) }),
             (MatchRule(interface: .properties, member: "PropertiesChanged", path: PlayersCore.mprisPath),
              { [self] in feedSignal(.propertiesChanged(sender: $0.sender ?? "", path: $0.path, body: $0.body)) }),
             (MatchRule(interface: PlayersCore.playerInterface, member: "Seeked", path: PlayersCore.mprisPath),
@@ -101,7 +104,7 @@ public final class PlayerTracker: @unchecked Sendable {
     }
 
     /// Ends every listen (the broker is stopping) and unsubscribes. Call on the connection's thread.
-    public func stop() {
+    func stop() {
         guard !stopped else { return }
         feed(.stop)
         stopped = true
@@ -130,13 +133,9 @@ public final class PlayerTracker: @unchecked Sendable {
 
     // MARK: Signals
 
-    /// Only the bus daemon speaks for names.
-    private func nameOwnerSignal(_ message: BusMessage) {
-        guard message.sender == "org.freedesktop.DBus" || message.sender == BusConnection.busName.rawValue else { return }
-        let arguments = message.arguments
-        guard arguments.count == 3, let name = try? arguments[0].string(),
-              let old = try? arguments[1].string(), let new = try? arguments[2].string() else { return }
-        feed(.nameOwnerChanged(name: name, old: old, new: new))
+    /// `name` has a new owner (`new`; empty: none), as the ``NameWatch`` heard it.
+    func ownerChanged(name: String, old: String, new: String) {
+        feedSignal(.nameOwnerChanged(name: name, old: old, new: new))
     }
 
     private static func position(in message: BusMessage) -> Microseconds? {
@@ -144,7 +143,7 @@ public final class PlayerTracker: @unchecked Sendable {
     }
 
     private func feedSignal(_ input: PlayersCore.Input) {
-        guard !stopped else { return }
+        guard started, !stopped else { return }
         feed(input)
     }
 
@@ -153,22 +152,21 @@ public final class PlayerTracker: @unchecked Sendable {
     /// Actions handed to the core to fill, reused from one input to the next.
     private var spareActions: [PlayersCore.Action] = []
 
-    /// Hands `input` to the core and carries out what it says; the store work of one input is one
-    /// unit (one transaction, shared with the next inputs' while a player floods them).
+    /// Hands `input` to the core and carries out what it says; the store work of one input goes to
+    /// the writer as one unit (one transaction, shared with the next inputs' while a player floods them).
     private func feed(_ input: PlayersCore.Input) {
         // A feed while another carries out its actions (an answer given at once) gets a new buffer.
         var actions = spareActions
         spareActions = []
         core.handle(input, into: &actions)
-        // Visited in place: an action holding store work carries a whole asset, not copied twice.
+        // Visited in place, and the store work handed over lazily: an action holding store work
+        // carries a whole asset.
         var storesSomething = false
         for index in actions.indices {
             if case .store = actions[index] { storesSomething = true } else { perform(actions[index]) }
         }
         if storesSomething {
-            store.together(.noOneWaits) {
-                for index in actions.indices { if case .store(let work) = actions[index] { carryOut(work) } }
-            }
+            writer.carryOut(actions.lazy.compactMap { if case .store(let work) = $0 { work } else { nil } })
         }
         actions.removeAll(keepingCapacity: true)
         spareActions = actions
@@ -191,11 +189,11 @@ public final class PlayerTracker: @unchecked Sendable {
         case .askProcessID(let ref):
             connection.callBus("GetConnectionUnixProcessID", [.string(ref.uniqueName)], timeout: .seconds(5)) { [self] result in
                 let pid = (try? result.get().first?.integer(as: UInt32.self)) ?? nil
-                feed(.processFound(ref, pid.map { controller.gate.process(of: ref.uniqueName, processID: $0) }))
+                feed(.processFound(ref, pid.map { arrivals.process(of: ref.uniqueName, processID: $0) }))
             }
         case .resolveApp(let ref, let clues):
             let loop = connection.loop
-            controller.resolver.resolve(clues) { [self] app in
+            resolver.resolve(clues) { [self] app in
                 loop.execute { [self] in feed(.appResolved(ref, app)) }
             }
         case .secureArtwork(let ref, let url, let process):
@@ -214,7 +212,7 @@ public final class PlayerTracker: @unchecked Sendable {
         case .cancel(let timer):
             timers.removeValue(forKey: timer)?.cancel()
         case .store(let work):
-            carryOut(work)
+            writer.carryOut(CollectionOfOne(work))
         case .log(let level, let message):
             log.write(level, message)
         }
@@ -236,23 +234,6 @@ public final class PlayerTracker: @unchecked Sendable {
                               arguments: arguments, allowsAutoStart: false)
         connection.call(call, timeout: .seconds(5)) { [self] result in
             feed(.answered(ref, read, result.map(\.arguments)))
-        }
-    }
-
-    private func carryOut(_ work: ListenRecorder.StoreWork) {
-        switch work {
-        case .saveOpenListen(let key, let asset, let checkpoint):
-            store.saveOpenListen(key: key, asset: asset, checkpoint: checkpoint) { [log] result in
-                if case .failure(let error) = result { log.warning("could not checkpoint a listen: \(error)") }
-            }
-        case .removeOpenListen(let key), .removeTwin(let key):
-            store.removeOpenListen(key: key) { _ in }
-        case .record(let asset, let openKey):
-            controller.record(asset, openKey: openKey)
-        case .keepArtwork(let artwork):
-            store.keepArtwork(artwork) { [log] result in
-                if case .failure(let error) = result { log.warning("could not keep a listen's art: \(error)") }
-            }
         }
     }
 }

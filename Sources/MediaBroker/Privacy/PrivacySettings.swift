@@ -124,3 +124,12 @@ extension Substring {
         return text
     }
 }
+
+extension PrivacySettings {
+    /// What journaling apps may see of `playing`: nothing with Media off, nothing of an opted-out
+    /// app, and only assets within the contract's bounds.
+    func shown(_ playing: [MediaAsset]) -> [MediaAsset] {
+        guard mediaEnabled else { return [] }
+        return playing.filter { allows($0.appID) }.compactMap(\.bounded)
+    }
+}

@@ -1,4 +1,3 @@
-import AssetContract
 import SwiftDBus
 
 /// What a change of the person's settings means for everyone else: which properties clients are
@@ -33,48 +32,5 @@ struct SettingsChange {
         for app in before.readers.keys { before.readers[app]?.lastRead = nil }
         for app in after.readers.keys { after.readers[app]?.lastRead = nil }
         return before == after
-    }
-}
-
-/// Who may opt an app out or in, and what that changes. Pure.
-enum OptOutRequest {
-    /// What to do with the person's settings.
-    enum Decision: Equatable {
-        /// Nothing changes; the call succeeds.
-        case unchanged
-        /// Set the app's opt-out (`nil`: opted in).
-        case set(PrivacySettings.OptOutSource?)
-        case refused(BusError)
-    }
-
-    /// The person opts `appID` out or in (`SetAppOptedOut`): the person decides, so opting in
-    /// clears the opt-out whoever made it.
-    static func byPerson(appID: String, optedOut: Bool) -> Decision {
-        guard AssetContract.isAppID(appID) else { return .refused(.invalidArgs("'app_id': \(AssetContract.appIDRule)")) }
-        return .set(optedOut ? .user : nil)
-    }
-
-    /// A player opts its own app out or in (`OptOut`/`OptIn`); `appID` is the app its MPRIS name
-    /// resolves to (`nil`: the caller owns no player name). A player cannot undo the person's
-    /// opt-out.
-    static func byPlayer(appID: String?, out: Bool, settings: PrivacySettings) -> Decision {
-        guard let appID else {
-            return .refused(BusError(.notAPlayer, "only a connection that owns an org.mpris.MediaPlayer2.* name can opt itself \(out ? "out" : "in")"))
-        }
-        switch (out, settings.optOuts[appID]) {
-        case (true, nil): return .set(.app)
-        case (true, _?), (false, nil): return .unchanged
-        case (false, .user?): return .refused(BusError(.optedOutByUser, "\(appID) was opted out by the user; only the user can opt it back in"))
-        case (false, .app?): return .set(nil)
-        }
-    }
-}
-
-extension PrivacySettings {
-    /// What journaling apps may see of `playing`: nothing with Media off, nothing of an opted-out
-    /// app, and only assets within the contract's bounds.
-    func shown(_ playing: [MediaAsset]) -> [MediaAsset] {
-        guard mediaEnabled else { return [] }
-        return playing.filter { allows($0.appID) }.compactMap(\.bounded)
     }
 }

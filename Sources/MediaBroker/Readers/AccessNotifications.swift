@@ -8,7 +8,8 @@ import SwiftDBus
 /// it: its signals are matched to the sender that answered `Notify`.
 ///
 /// Lives on the connection's thread.
-// @unchecked Sendable: made on the connection's thread by its gate and touched only there.
+// @unchecked Sendable: built on the main thread before the object is exported, then touched only
+// on the connection's thread.
 final class AccessNotifications: @unchecked Sendable {
     static let service: BusName = "org.freedesktop.Notifications"
     static let path: ObjectPath = "/org/freedesktop/Notifications"
@@ -16,9 +17,13 @@ final class AccessNotifications: @unchecked Sendable {
     /// The longest `reason` shown, in bytes; longer ones are cut.
     static let maximumReasonBytes = 200
 
-    private unowned let gate: ReaderGate
+    private let connection: BusConnection
+    private let settings: CurrentSettings
+    private let keeper: SettingsKeeper
+    private let resolver: AppResolver
+    private let log: Log
     /// How long the person has to answer (``AccessQuestions/patience``; shorter in tests).
-    var patience = AccessQuestions.patience
+    private let patience: Microseconds
     private var questions = AccessQuestions()
     private var callers: [String: MethodInvocation] = [:]
     private var timers: [String: TimerToken] = [:]
@@ -26,12 +31,18 @@ final class AccessNotifications: @unchecked Sendable {
     private var servers: [String: String] = [:]
     private var tokens: [MatchToken] = []
 
-    init(gate: ReaderGate) {
-        self.gate = gate
+    init(connection: BusConnection, settings: CurrentSettings, keeper: SettingsKeeper, resolver: AppResolver, log: Log,
+         patience: Microseconds = AccessQuestions.patience) {
+        self.connection = connection
+        self.settings = settings
+        self.keeper = keeper
+        self.resolver = resolver
+        self.log = log
+        self.patience = patience
     }
 
-    func requestAccess(_ call: MethodInvocation) {
-        let reader = gate.reader(of: call.sender)
+    /// `RequestAccess` from a caller the gate identified as `reader`.
+    func requestAccess(_ call: MethodInvocation, from reader: Reader) {
         guard case .app(let appID) = reader else {
             // A host process reads already; an unidentified one was refused before this runs.
             return call.reply([.string(AccessQuestions.Answer.allowed.rawValue)])
@@ -39,7 +50,7 @@ final class AccessNotifications: @unchecked Sendable {
         let options = (try? call.arguments[0].vardict()) ?? [:]
         guard options["reason"].map({ (try? $0.string()) != nil }) ?? true else { return call.fail(.invalidArgs("'reason' must be a string")) }
         let reason = (try? options["reason"]?.string()).flatMap { BoundedText.clean($0, maxBytes: Self.maximumReasonBytes) }
-        switch questions.start(for: appID, settings: gate.settings, now: BrokerController.now()) {
+        switch questions.start(for: appID, settings: settings.value, now: WallClock.now) {
         case .answered(let answer):
             call.reply([.string(answer.rawValue)])
         case .refused(let message):
@@ -48,7 +59,7 @@ final class AccessNotifications: @unchecked Sendable {
             questions.opened(for: appID)
             callers[appID] = call
             listen { [self] in
-                gate.resolver.identity(forAppID: appID) { [self, loop = gate.bus.loop] app in
+                resolver.identity(forAppID: appID) { [self, loop = connection.loop] app in
                     loop.execute { [self] in show(appID, name: app.appName ?? appID, icon: app.appIcon, reason: reason) }
                 }
             }
@@ -81,7 +92,7 @@ final class AccessNotifications: @unchecked Sendable {
         } else {
             handler = { [self] message in closed(message) }
         }
-        gate.bus.addMatch(MatchRule(interface: Self.interface, member: member, path: Self.path), handler: handler) { [self] result in
+        connection.addMatch(MatchRule(interface: Self.interface, member: member, path: Self.path), handler: handler) { [self] result in
             if case .success(let token) = result { tokens.append(token) }
             addMatch(members.dropFirst())
         }
@@ -97,16 +108,16 @@ final class AccessNotifications: @unchecked Sendable {
             .vardict(["urgency": .byte(1)]), .int32(0),
         ]
         let call = MethodCall(destination: Self.service, path: Self.path, interface: Self.interface, member: "Notify", arguments: arguments)
-        gate.bus.call(call, timeout: .seconds(10)) { [self] result in
+        connection.call(call, timeout: .seconds(10)) { [self] result in
             guard case .success(let reply) = result, let id = try? reply.arguments.first?.integer(as: UInt32.self), let server = reply.sender else {
                 let why = (try? result.get()).map { _ in "an answer it could not read" } ?? "\((result.failure?.message) ?? "no answer")"
-                gate.log.warning("could not ask about \(appID): the notification service gave \(why)")
+                log.warning("could not ask about \(appID): the notification service gave \(why)")
                 return finish(appID, failing: BusError(.brokerAccessDenied,
                     "the broker could not ask the person (no notification service: \(why)); they can allow \(appID) with `broker-ctl allow \(appID)`"))
             }
             questions.shown(appID, notification: id)
             servers[appID] = server
-            timers[appID] = gate.bus.schedule(after: .microseconds(patience)) { [self] in
+            timers[appID] = connection.schedule(after: .microseconds(patience)) { [self] in
                 timers[appID] = nil
                 withdraw(id)
                 finish(appID, .unanswered)
@@ -129,8 +140,8 @@ final class AccessNotifications: @unchecked Sendable {
         timers.removeValue(forKey: appID)?.cancel()
         withdraw(id)
         guard let access = ReaderGrant.Access(rawValue: answer.rawValue) else { return finish(appID, answer) }
-        gate.log.info("the person \(access == .allowed ? "allowed" : "did not allow") \(appID) to read the listening history")
-        gate.decided(appID, access) { [self] error in
+        log.info("the person \(access == .allowed ? "allowed" : "did not allow") \(appID) to read the listening history")
+        keeper.setGrant(ReaderGrant(access: access, decided: WallClock.now), for: appID) { [self] error in
             if let error { finish(appID, failing: error) } else { finish(appID, answer) }
         }
     }
@@ -142,7 +153,7 @@ final class AccessNotifications: @unchecked Sendable {
 
     /// Takes the notification away (a server keeps an answered one only when it is resident).
     private func withdraw(_ id: UInt32) {
-        gate.bus.call(MethodCall(destination: Self.service, path: Self.path, interface: Self.interface, member: "CloseNotification",
+        connection.call(MethodCall(destination: Self.service, path: Self.path, interface: Self.interface, member: "CloseNotification",
                                  arguments: [.uint32(id)], allowsAutoStart: false)) { _ in }
     }
 
@@ -153,7 +164,7 @@ final class AccessNotifications: @unchecked Sendable {
     private func finish(_ appID: String, _ answer: AccessQuestions.Answer) {
         let wasShown = (questions.open[appID] ?? nil) != nil
         guard let call = end(appID) else { return }
-        if answer == .unanswered, wasShown { questions.leftUnanswered(appID, at: BrokerController.now()) }
+        if answer == .unanswered, wasShown { questions.leftUnanswered(appID, at: WallClock.now) }
         call.reply([.string(answer.rawValue)])
     }
 

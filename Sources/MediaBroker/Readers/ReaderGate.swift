@@ -4,86 +4,59 @@ import SwiftDBus
 
 /// The runtime of who may read (issue 20): it tells who each caller is (``Reader``, cached per
 /// unique name in ``ReaderCache``), admits or refuses each call on the broker's object
-/// (``ReaderPolicy``), keeps the subscribers of live listens (``Subscribers``), limits sandboxed
-/// donations (``DonationRateLimit``) and puts `RequestAccess` questions to the person
-/// (``AccessQuestions``, through ``AccessNotifications``).
+/// (``ReaderPolicy``), limits sandboxed
+/// donations (``DonationRateLimit``), and answers `Readers` and `SetReaderAccess`. Who is told of
+/// live listens is the ``Announcer``'s; the questions `RequestAccess` puts to the person are
+/// ``AccessNotifications``'.
 ///
 /// A caller is identified once per connection, from what the bus daemon recorded when the
 /// connection was made (`GetConnectionCredentials`): a snap by its AppArmor label
 /// (`LinuxSecurityLabel`), else by its process id, whose `/proc` entry tells the sandbox (read off
 /// the bus thread). The process at that pid is believed only if it is the connection's own
 /// (``ConnectedProcess``: it started before the broker first knew the connection, noted in
-/// ``ConnectionBirths``), so an app that connects, exits and leaves the socket to a child cannot
+/// ``ConnectionArrivals``), so an app that connects, exits and leaves the socket to a child cannot
 /// lend its connection the identity of whatever process gets the pid next. The cache is keyed by
 /// the unique name, which the bus never gives to another connection.
 ///
 /// Lives on the connection's thread.
 // @unchecked Sendable: built on the main thread before the object is exported, then touched only
 // on the connection's thread (handlers, completions handed back with `loop.execute`).
-final class ReaderGate: @unchecked Sendable {
-    private unowned let controller: BrokerController
-    private var connection: BusConnection { controller.connection }
+final class ReaderGate: @unchecked Sendable, NameWatch.Observer {
+    private let connection: BusConnection
+    private let settings: CurrentSettings
+    private let keeper: SettingsKeeper
+    private let arrivals: ConnectionArrivals
+    private let questions: AccessNotifications
+    private let resolver: AppResolver
+    private let log: Log
     private let procRoot: String
     private var cache = ReaderCache()
     /// Calls waiting for their caller to be identified, by unique name.
     private var waiting: [String: [(Reader) -> Void]] = [:]
     /// Reads `/proc`, which a sandbox's mounts could make slow: never on the bus thread.
     private let lookups = WorkerThread()
-    private var token: MatchToken?
-    private var leaving: [(String) -> Void] = []
-    private var births = ConnectionBirths()
-    private(set) var subscribers = Subscribers()
     private var donations = DonationRateLimit()
-    lazy var questions = AccessNotifications(gate: self)
 
-    init(controller: BrokerController, procRoot: String = "/proc") {
-        self.controller = controller
+    init(connection: BusConnection, settings: CurrentSettings, keeper: SettingsKeeper, arrivals: ConnectionArrivals,
+         questions: AccessNotifications, resolver: AppResolver, log: Log, procRoot: String = "/proc") {
+        self.connection = connection
+        self.settings = settings
+        self.keeper = keeper
+        self.arrivals = arrivals
+        self.questions = questions
+        self.resolver = resolver
+        self.log = log
         self.procRoot = procRoot
     }
 
-    /// Notes connections as they come and forgets them as they leave; `done` runs once the watch
-    /// is in force (with the bus's refusal, if any). Call on the connection's thread, before the
-    /// broker serves a call, so that every caller that connects meanwhile is noted.
-    func start(done: @escaping @Sendable (BusError?) -> Void) {
-        let rule = MatchRule(sender: BusConnection.busName, interface: .bus, member: "NameOwnerChanged", path: BusConnection.busPath)
-        connection.addMatch(rule, handler: { [self] message in
-            guard message.sender == BusConnection.busName.rawValue || message.sender == "org.freedesktop.DBus" else { return }
-            let arguments = message.arguments
-            guard arguments.count == 3, let name = try? arguments[0].string(), name.hasPrefix(":"),
-                  let old = try? arguments[1].string(), let new = try? arguments[2].string() else { return }
-            if new.isEmpty {
-                left(name)
-            } else if old.isEmpty {
-                births.arrived(name, at: BootClock.now())
-            }
-        }, completion: { [self] result in
-            switch result {
-            case .success(let token):
-                self.token = token
-                births.watching(since: BootClock.now())
-                done(nil)
-            case .failure(let error):
-                done(error)
-            }
-        })
-    }
-
-    /// Answers the questions still open (`unanswered`: the broker is stopping) and lets go.
+    /// Lets the thread that reads `/proc` go.
     func stop() {
-        questions.stop()
-        token?.cancel()
         lookups.shutdown()
     }
 
-    private func left(_ uniqueName: String) {
+    func left(_ uniqueName: String) {
         cache.forget(uniqueName)
-        births.left(uniqueName)
-        subscribers.remove(uniqueName)
-        for hook in leaving { hook(uniqueName) }
     }
-
-    /// Runs `hook` with each connection's unique name as it leaves the bus.
-    func onLeave(_ hook: @escaping (String) -> Void) { leaving.append(hook) }
 
     // MARK: Admission
 
@@ -97,8 +70,8 @@ final class ReaderGate: @unchecked Sendable {
             return done(BusError(.brokerAccessDenied, "a call with no sender cannot be attributed to anyone"))
         }
         identify(sender) { [self] reader in
-            let refusal = ReaderPolicy.refusal(of: right, to: reader, settings: controller.settings)
-            if refusal == nil, right == .readHistory, let appID = reader.appID { noteRead(by: appID) }
+            let refusal = ReaderPolicy.refusal(of: right, to: reader, settings: settings.value)
+            if refusal == nil, right == .readHistory, let appID = reader.appID { keeper.noteRead(by: appID, at: WallClock.now) }
             done(refusal)
         }
     }
@@ -125,24 +98,13 @@ final class ReaderGate: @unchecked Sendable {
             guard let pid = try? credentials["ProcessID"]?.integer(as: UInt32.self) else {
                 return identified(uniqueName, as: .unidentified, remember: false)
             }
-            let process = self.process(of: uniqueName, processID: pid), loop = connection.loop, procRoot = procRoot
+            let process = arrivals.process(of: uniqueName, processID: pid), loop = connection.loop, procRoot = procRoot
             let submitted = lookups.submit { [self] in
                 let reader = Reader.of(process, procRoot: procRoot)
                 loop.execute { [self] in confirm(uniqueName, pid: pid, as: reader) }
             }
             if !submitted { identified(uniqueName, as: .unidentified, remember: false) }
         }
-    }
-
-    /// The process of connection `uniqueName`, whose pid the bus daemon says is `pid`, as far as it
-    /// can be told from a later process on the same pid (``ConnectedProcess``).
-    func process(of uniqueName: String, processID pid: UInt32) -> ConnectedProcess {
-        ConnectedProcess(processID: pid, startedBy: startedBy(uniqueName))
-    }
-
-    /// The latest start a process of connection `uniqueName` can have (``ConnectionBirths``).
-    func startedBy(_ uniqueName: String) -> BootClock.Ticks {
-        births.startedBy(uniqueName, now: BootClock.now())
     }
 
     /// Asks the bus again after `/proc` was read: a connection that left meanwhile (its process
@@ -156,35 +118,15 @@ final class ReaderGate: @unchecked Sendable {
 
     private func identified(_ uniqueName: String, as reader: Reader, remember: Bool) {
         if remember { cache.remember(reader, for: uniqueName) }
-        if reader != .host { controller.log.debug("\(uniqueName) reads as \(reader.description)") }
+        if reader != .host { log.debug("\(uniqueName) reads as \(reader.description)") }
         for then in waiting.removeValue(forKey: uniqueName) ?? [] { then(reader) }
-    }
-
-    /// Notes when a sandboxed app last read, at most every ``ReaderGrant/lastReadResolution``.
-    private func noteRead(by appID: String) {
-        let now = BrokerController.now()
-        guard let grant = controller.settings.readers[appID],
-              grant.lastRead.map({ now - $0 >= ReaderGrant.lastReadResolution }) ?? true else { return }
-        controller.change({ $0.readers[appID]?.lastRead = now }, done: { _ in })
     }
 
     // MARK: Calls
 
-    /// `Subscribe()`: live listens go to the caller while its connection lives and its grant holds.
-    func subscribe(_ call: MethodInvocation) {
-        guard let sender = call.sender else { return call.fail(.failed("a call with no sender cannot subscribe")) }
-        guard subscribers.add(sender, reader: reader(of: sender)) else {
-            return call.fail(BusError(.limitsExceeded, "\(Subscribers.maximum) connections subscribe already"))
-        }
-        call.reply()
-    }
-
-    /// The connections `MediaAdded` and `MediaRemoved` go to now.
-    func recipients() -> [String] { subscribers.recipients(under: controller.settings) }
-
     /// Whether the caller of an admitted call may see the history (for `Status`' players).
     func mayRead(_ call: MethodInvocation) -> Bool {
-        ReaderPolicy.refusal(of: .readHistory, to: reader(of: call.sender), settings: controller.settings) == nil
+        ReaderPolicy.refusal(of: .readHistory, to: reader(of: call.sender), settings: settings.value) == nil
     }
 
     /// A donation's `app_id` for the caller: a sandboxed app donates in its own name only, within
@@ -194,7 +136,7 @@ final class ReaderGate: @unchecked Sendable {
         if let given, given != appID {
             throw BusError(.brokerAccessDenied, "\(appID) may donate only as itself, not as '\(given.prefix(255))'")
         }
-        guard donations.take(appID, at: BrokerController.now()) else {
+        guard donations.take(appID, at: WallClock.now) else {
             throw BusError(.limitsExceeded, "\(appID) donated \(DonationRateLimit.burst) times in a burst; one more a second is allowed")
         }
         return appID
@@ -202,8 +144,8 @@ final class ReaderGate: @unchecked Sendable {
 
     /// `Readers()`: each sandboxed app the person decided about, with its name and icon.
     func readers(_ call: MethodInvocation) {
-        let grants = controller.settings.readers
-        let resolver = controller.resolver
+        let grants = settings.value.readers
+        let resolver = resolver
         // Desktop files and icons are on disk: looked up off the bus thread.
         let submitted = lookups.submit {
             let entries = grants.keys.sorted().compactMap { appID -> DBusValue? in
@@ -235,18 +177,8 @@ final class ReaderGate: @unchecked Sendable {
             guard let decided = ReaderGrant.Access(rawValue: access) else {
                 return call.fail(.invalidArgs("access must be 'allowed', 'denied' or 'unset', not '\(access.prefix(32))'"))
             }
-            grant = ReaderGrant(access: decided, decided: BrokerController.now(), lastRead: controller.settings.readers[appID]?.lastRead)
+            grant = ReaderGrant(access: decided, decided: WallClock.now, lastRead: settings.value.readers[appID]?.lastRead)
         }
-        controller.change({ $0.readers[appID] = grant }) { error in if let error { call.fail(error) } else { call.reply() } }
+        keeper.setGrant(grant, for: appID) { error in if let error { call.fail(error) } else { call.reply() } }
     }
-
-    /// Stores the person's answer to a question.
-    func decided(_ appID: String, _ access: ReaderGrant.Access, done: @escaping @Sendable (BusError?) -> Void) {
-        controller.change({ $0.readers[appID] = ReaderGrant(access: access, decided: BrokerController.now()) }, done: done)
-    }
-
-    var settings: PrivacySettings { controller.settings }
-    var log: Log { controller.log }
-    var resolver: AppResolver { controller.resolver }
-    var bus: BusConnection { connection }
 }

@@ -9,27 +9,25 @@ final class HistoryQueries: @unchecked Sendable {
     private let store: HistoryStore
     private let log: Log
     private let localTime: LocalTime
-    private unowned let controller: BrokerController
+    private let settings: CurrentSettings
     /// The history's reader; `nil` for a store in memory.
     private lazy var reader: HistoryReader? = store.path.map(HistoryReader.init(path:))
 
     /// `MediaByID`'s most ids in one call.
     static let maximumIDs = 1000
 
-    init(controller: BrokerController, localTime: LocalTime = .system) {
-        self.controller = controller
-        self.store = controller.store
-        self.log = controller.log
+    init(store: HistoryStore, settings: CurrentSettings, log: Log, localTime: LocalTime = .system) {
+        self.store = store
+        self.settings = settings
+        self.log = log
         self.localTime = localTime
     }
-
-    private var settings: PrivacySettings { controller.settings }
 
     func recentMedia(_ call: MethodInvocation) {
         guard let query = filter(call, RecentQuery.init(filter:)) else { return }
         // With Media off journaling apps get nothing; opted-out apps are never returned.
-        guard let query = query.allowed(by: settings) else { return call.reply([.array(element: .vardict, [])]) }
-        read({ connection throws(SQLiteError) in try connection.recentAssets(query) }) { result in
+        guard let query = query.allowed(by: settings.value) else { return call.reply([.array(element: .vardict, [])]) }
+        read({ history throws(SQLiteError) in try history.recent(query) }) { result in
             switch result {
             case .success(let assets?): call.reply(AssetPage(assets: assets))
             case .success(nil): call.fail(.unknownCursor(query.beforeID ?? 0))
@@ -40,9 +38,9 @@ final class HistoryQueries: @unchecked Sendable {
 
     func moments(_ call: MethodInvocation) {
         guard let query = filter(call, MomentsQuery.init(filter:)) else { return }
-        guard let query = query.allowed(by: settings) else { return call.reply([.array(element: .vardict, [])]) }
+        guard let query = query.allowed(by: settings.value) else { return call.reply([.array(element: .vardict, [])]) }
         let localTime = localTime
-        read({ connection throws(SQLiteError) in try connection.moments(query, localTime: localTime) }) { result in
+        read({ history throws(SQLiteError) in try history.moments(query, localTime: localTime) }) { result in
             switch result {
             case .success(let moments?): call.reply([.array(element: .vardict, moments.map { $0.fields(localTime: localTime) })])
             case .success(nil): call.fail(.invalidArgs("'before' \(query.before ?? 0) names no moment in the history"))
@@ -54,11 +52,11 @@ final class HistoryQueries: @unchecked Sendable {
     func mediaByID(_ call: MethodInvocation) {
         guard let items = try? call.arguments[0].array() else { return call.fail(.invalidArgs("the ids must be ax")) }
         guard items.count <= Self.maximumIDs else { return call.fail(.invalidArgs("at most \(Self.maximumIDs) ids in one call")) }
-        let settings = settings
+        let settings = settings.value
         let ids = items.compactMap { try? $0.integer(as: Int64.self) }
         guard settings.mediaEnabled, !ids.isEmpty else { return call.reply([.array(element: .vardict, [])]) }
         let excluded = Set(settings.optOuts.keys)
-        read({ connection throws(SQLiteError) in try connection.assets(ids: ids, excludingApps: excluded) }) { result in
+        read({ history throws(SQLiteError) in try history.assets(ids: ids, excludingApps: excluded) }) { result in
             switch result {
             case .success(let assets): call.reply(AssetPage(assets: assets))
             case .failure(let error): call.fail(.failed("the history could not be read: \(error)"))
@@ -78,7 +76,7 @@ final class HistoryQueries: @unchecked Sendable {
     }
 
     /// Runs `body` on the reader, or on the store when the reader cannot answer.
-    func read<Answer: Sendable>(_ body: @escaping @Sendable (SQLiteDatabase) throws(SQLiteError) -> Answer,
+    func read<Answer: Sendable>(_ body: @escaping @Sendable (HistoryReads) throws(SQLiteError) -> Answer,
                                         answer: @escaping @Sendable (Result<Answer, StoreError>) -> Void) {
         guard let reader else { return store.read(body, completion: answer) }
         reader.read(body) { [store, log] result in

@@ -1,4 +1,4 @@
-/// Answers queries of the history (`RecentMedia`) on a thread of its own, from a read-only
+/// Answers queries of the history (``HistoryReads``) on a thread of its own, from a read-only
 /// connection of its own: the bus thread only routes, and never waits on the disk. In WAL mode this
 /// reader and the store's writer do not block each other, and a query never waits behind a commit.
 ///
@@ -24,21 +24,16 @@ final class HistoryReader: @unchecked Sendable {
 
     deinit { worker.shutdown() }
 
-    /// Runs `query` on the reader's thread; `completion` is called there with the assets, `nil`
-    /// when `query.beforeID` names no asset, or the error that kept the reader from answering (the
-    /// caller may then ask the store).
-    func recent(_ query: RecentQuery, completion: @escaping @Sendable (Result<[MediaAsset]?, StoreError>) -> Void) {
-        read({ connection throws(SQLiteError) in try connection.recentAssets(query) }, completion: completion)
-    }
-
-    /// Runs `body` with the reader's connection on the reader's thread; `completion` is called there.
-    func read<Answer>(_ body: @escaping @Sendable (SQLiteDatabase) throws(SQLiteError) -> Answer,
+    /// Runs `body` on the reader's connection, on the reader's thread; `completion` is called there
+    /// with its answer, or with the error that kept the reader from answering (the caller may then
+    /// ask the store).
+    func read<Answer>(_ body: @escaping @Sendable (HistoryReads) throws(SQLiteError) -> Answer,
                               completion: @escaping @Sendable (Result<Answer, StoreError>) -> Void) {
         let submitted = worker.submit { [self] in
             completion(Result { () throws(StoreError) in
                 let connection = try openedConnection()
                 do throws(SQLiteError) {
-                    return try body(connection)
+                    return try body(HistoryReads(connection: connection))
                 } catch {
                     throw StoreError(error, path: path)
                 }

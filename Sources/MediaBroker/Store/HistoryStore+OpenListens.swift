@@ -10,10 +10,6 @@ extension HistoryStore {
         }, completion: completion)
     }
 
-    public func saveOpenListen(key: String, asset: MediaAsset, checkpoint: Microseconds) async throws(StoreError) {
-        try await bridge { saveOpenListen(key: key, asset: asset, checkpoint: checkpoint, completion: $0) }
-    }
-
     /// Keeps an image secured from a player in the artwork folder (see
     /// ``HistoryDatabase/keepArtwork(_:now:)``), before the listen that names it is written.
     func keepArtwork(_ artwork: SecuredArtwork, completion: @escaping Completion<Void>) {
@@ -25,17 +21,9 @@ extension HistoryStore {
         perform({ database throws(StoreError) in try database.openListens() }, completion: completion)
     }
 
-    public func openListens() async throws(StoreError) -> [OpenListen] {
-        try await bridge { openListens(completion: $0) }
-    }
-
     /// Forgets a listen in progress without recording it (too short, discarded by an opt-out).
     public func removeOpenListen(key: String, completion: @escaping Completion<Void>) {
         perform(.write, { database throws(StoreError) in try database.removeOpenListen(key: key) }, completion: completion)
-    }
-
-    public func removeOpenListen(key: String) async throws(StoreError) {
-        try await bridge { removeOpenListen(key: key, completion: $0) }
     }
 
     /// Records the finished listen as an asset and forgets its checkpoint, in one transaction.
@@ -43,9 +31,5 @@ extension HistoryStore {
         perform(.write, { database throws(StoreError) in
             try database.finishOpenListen(key: key, asset: asset)
         }, completion: completion)
-    }
-
-    public func finishOpenListen(key: String, asset: MediaAsset) async throws(StoreError) -> InsertOutcome {
-        try await bridge { finishOpenListen(key: key, asset: asset, completion: $0) }
     }
 }

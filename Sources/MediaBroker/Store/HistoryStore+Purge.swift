@@ -17,27 +17,11 @@ extension HistoryStore {
         perform({ database throws(StoreError) in try database.purge(scope, onBatch: onBatch) }, completion: completion)
     }
 
-    /// Deletes what `scope` selects and returns every deleted id, oldest first. Holds all ids in
-    /// memory (8 bytes each); for purges that may be huge, use the batched form.
-    public func purge(_ scope: PurgeScope) async throws(StoreError) -> [Int64] {
-        try await bridge { completion in
-            perform({ database throws(StoreError) in
-                var ids: [Int64] = []
-                _ = try database.purge(scope) { ids += $0 }
-                return ids
-            }, completion: completion)
-        }
-    }
-
     /// Deletes the assets that started before `cutoff` (retention), in batches like `purge`.
     public func expire(
         olderThan cutoff: Microseconds, onBatch: @escaping @Sendable ([Int64]) -> Void,
         completion: @escaping Completion<Int>
     ) {
         purge(.range(since: nil, until: cutoff), onBatch: onBatch, completion: completion)
-    }
-
-    public func expire(olderThan cutoff: Microseconds) async throws(StoreError) -> [Int64] {
-        try await purge(.range(since: nil, until: cutoff))
     }
 }

@@ -6,16 +6,8 @@ extension HistoryStore {
         perform({ database throws(StoreError) in try database.setting(key) }, completion: completion)
     }
 
-    public func setting(_ key: String) async throws(StoreError) -> String? {
-        try await bridge { setting(key, completion: $0) }
-    }
-
     /// Stores `value` under `key`; `nil` removes the setting. Durable when the completion runs.
     public func setSetting(_ key: String, _ value: String?, completion: @escaping Completion<Void>) {
         perform(.write, { database throws(StoreError) in try database.setSetting(key, value) }, completion: completion)
-    }
-
-    public func setSetting(_ key: String, _ value: String?) async throws(StoreError) {
-        try await bridge { setSetting(key, value, completion: $0) }
     }
 }

@@ -9,13 +9,12 @@ public enum CommitUrgency: Sendable {
 
 /// The listening history: MediaAssets in SQLite, owned by one dedicated thread.
 ///
-/// Every operation comes in two forms. The callback form is the primitive: it queues the work and
-/// returns at once, and the completion runs later **on the store thread** (so it must not block; hand
-/// the result to your own loop). The async form is built on it. Jobs run one at a time in the order
-/// they were submitted, so an insert followed by a query sees the insert.
+/// Every operation queues its work and returns at once; its completion runs later **on the store
+/// thread** (so it must not block; hand the result to your own loop). Jobs run one at a time in
+/// the order they were submitted, so an insert followed by a query sees the insert.
 ///
-/// Once the store is closed, every call fails with `StoreError.closed`; the callback form then calls
-/// its completion at once, on the calling thread.
+/// Once the store is closed, every call fails with `StoreError.closed`, and the completion runs at
+/// once, on the calling thread.
 public final class HistoryStore: Sendable {
     private let thread: StoreThread
     /// The database file, or `nil` for an in-memory store.
@@ -126,15 +125,11 @@ public final class HistoryStore: Sendable {
         thread.together(urgency, body)
     }
 
-    /// Awaits the completion of a callback-form call.
-    ///
-    /// A job cannot be withdrawn once queued, so cancelling the awaiting task does not stop it.
-    func bridge<T: Sendable>(
-        _ start: (@escaping @Sendable (Result<T, StoreError>) -> Void) -> Void
-    ) async throws(StoreError) -> T {
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, StoreError>, Never>) in
-            start { continuation.resume(returning: $0) }
-        }
-        return try result.get()
+    /// Runs a read on the store's thread: for a store in memory, or when the reader cannot answer.
+    func read<Answer: Sendable>(_ body: @escaping @Sendable (HistoryReads) throws(SQLiteError) -> Answer,
+                                completion: @escaping @Sendable (Result<Answer, StoreError>) -> Void) {
+        perform({ database throws(StoreError) in
+            try database.sql { () throws(SQLiteError) in try body(HistoryReads(connection: database.connection)) }
+        }, completion: completion)
     }
 }

@@ -1,7 +1,7 @@
 /// Answering `Moments`: the history is read one listening day at a time, newest first. A day's
 /// listens are grouped (``MomentGrouping``) from their times alone, always the whole day, so a
 /// moment is the same whichever query finds it; only the moments that make the page are read whole.
-extension SQLiteDatabase {
+extension HistoryReads {
     /// The moments `query` asks for, newest first; `nil` when `query.before` names no asset.
     func moments(_ query: MomentsQuery, localTime: LocalTime) throws(SQLiteError) -> [Moment]? {
         var moments: [Moment] = []
@@ -35,7 +35,7 @@ extension SQLiteDatabase {
     /// The day's moments as runs of listens' times, oldest first.
     private func runs(ofDayStartingAt day: Microseconds, _ query: MomentsQuery, _ localTime: LocalTime) throws(SQLiteError) -> [ArraySlice<StoredSpan>] {
         let (text, values) = Self.spansSQL(query)
-        let spans = try cachedStatement(text).use { statement throws(SQLiteError) in
+        let spans = try connection.cachedStatement(text).use { statement throws(SQLiteError) in
             try statement.bind([.integer(day), .integer(Self.nextDay(after: day, localTime))] + values)
             return try statement.rows(reservingCapacity: 64) { row throws(SQLiteError) in
                 StoredSpan(id: row.int64(at: 0), started: row.int64(at: 1), ended: row.int64(at: 2))
@@ -55,9 +55,9 @@ extension SQLiteDatabase {
         guard let first = run.first, let last = run.last else { return [] }
         let ids = Set(run.lazy.map { $0.id })
         let text = "SELECT \(AssetColumns.storedList) FROM assets WHERE started >= ?1 AND started <= ?2 ORDER BY started, id"
-        return try cachedStatement(text).use { statement throws(SQLiteError) in
+        return try connection.cachedStatement(text).use { statement throws(SQLiteError) in
             try statement.bind([.integer(first.started), .integer(last.started)])
-            var decoder = AssetColumns.Decoder(artworkFolder: ArtworkFolder.path(besideDatabase: path))
+            var decoder = AssetColumns.Decoder(artworkFolder: artworkFolder)
             var assets: [MediaAsset] = []
             assets.reserveCapacity(run.count)
             // Other apps' listens (or filtered ones) that share the run's first or last start are skipped.
@@ -70,7 +70,7 @@ extension SQLiteDatabase {
 
     private func newestStarted(below bound: Microseconds, _ query: MomentsQuery) throws(SQLiteError) -> Microseconds? {
         let (filter, values) = Self.filter(query)
-        return try cachedStatement("SELECT started FROM assets WHERE started < ?\(filter) ORDER BY started DESC LIMIT 1").use { statement throws(SQLiteError) in
+        return try connection.cachedStatement("SELECT started FROM assets WHERE started < ?\(filter) ORDER BY started DESC LIMIT 1").use { statement throws(SQLiteError) in
             try statement.bind([.integer(bound)] + values)
             return try statement.step() ? statement.int64(at: 0) : nil
         }
@@ -82,14 +82,12 @@ extension SQLiteDatabase {
         guard !query.excludingApps.isEmpty else { return ("", []) }
         return (" AND app_id NOT IN (\(placeholders(query.excludingApps.count)))", query.excludingApps.sorted().map(SQLiteValue.text))
     }
-}
 
-extension SQLiteDatabase {
     /// The assets with these ids, in the order asked, skipping ids the history does not hold and
     /// assets of `excludingApps`.
     func assets(ids: [Int64], excludingApps: Set<String>) throws(SQLiteError) -> [MediaAsset] {
-        try cachedStatement("SELECT \(AssetColumns.storedList) FROM assets WHERE id = ?1").use { statement throws(SQLiteError) in
-            var decoder = AssetColumns.Decoder(artworkFolder: ArtworkFolder.path(besideDatabase: path))
+        try connection.cachedStatement("SELECT \(AssetColumns.storedList) FROM assets WHERE id = ?1").use { statement throws(SQLiteError) in
+            var decoder = AssetColumns.Decoder(artworkFolder: artworkFolder)
             var found: [MediaAsset] = []
             for id in ids {
                 statement.reset()

@@ -1,18 +1,7 @@
 /// Answering `RecentMedia`: newest first, as an index range scan whatever the filter.
-extension HistoryDatabase {
-    func recent(_ query: RecentQuery) throws(StoreError) -> [MediaAsset] {
-        guard let assets = try sql({ () throws(SQLiteError) in try connection.recentAssets(query) }) else {
-            throw .unknownCursor(query.beforeID ?? 0)
-        }
-        return assets
-    }
-}
-
-/// The query itself runs on any connection to the history: the store thread's, or the
-/// `HistoryReader`'s.
-extension SQLiteDatabase {
+extension HistoryReads {
     /// The assets `query` asks for; `nil` when `query.beforeID` names no asset.
-    func recentAssets(_ query: RecentQuery) throws(SQLiteError) -> [MediaAsset]? {
+    func recent(_ query: RecentQuery) throws(SQLiteError) -> [MediaAsset]? {
         let limit = min(max(query.limit, 0), RecentQuery.maximumLimit)
         if limit == 0 { return [] }
         if let appID = query.appID, query.excludingApps.contains(appID) { return [] }
@@ -22,23 +11,21 @@ extension SQLiteDatabase {
             guard let started = try startedOfAsset(beforeID) else { return nil }
             cursor = (started, beforeID)
         }
-        let (text, values) = HistoryDatabase.recentSQL(query, cursor: cursor, limit: limit)
-        return try cachedStatement(text).use { statement throws(SQLiteError) in
+        let (text, values) = Self.recentSQL(query, cursor: cursor, limit: limit)
+        return try connection.cachedStatement(text).use { statement throws(SQLiteError) in
             try statement.bind(values)
-            var decoder = AssetColumns.Decoder(artworkFolder: ArtworkFolder.path(besideDatabase: path))
+            var decoder = AssetColumns.Decoder(artworkFolder: artworkFolder)
             return try statement.rows(reservingCapacity: limit) { row throws(SQLiteError) in try decoder.readStored(row) }
         }
     }
 
     func startedOfAsset(_ id: Int64) throws(SQLiteError) -> Microseconds? {
-        try cachedStatement("SELECT started FROM assets WHERE id = ?1").use { statement throws(SQLiteError) in
+        try connection.cachedStatement("SELECT started FROM assets WHERE id = ?1").use { statement throws(SQLiteError) in
             try statement.bind(id, at: 1)
             return try statement.step() ? statement.int64(at: 0) : nil
         }
     }
-}
 
-extension HistoryDatabase {
     /// The SQL for one query shape and its parameters.
     ///
     /// Each filter that is absent is left out of the text rather than written as `(? IS NULL OR …)`,

@@ -1,0 +1,112 @@
+import AssetContract
+import SwiftDBus
+
+/// Writes what the broker records — players' listens and apps' donations — and announces each
+/// asset once it is on disk. A track change runs one way through it: the tracker hands over the
+/// store work of one event (``carryOut(_:)``), which goes to the store as one unit; the store's
+/// answer comes back here (``RecordingQueue``), and a new asset goes to the ``Announcer``.
+///
+/// When the store fails for a reason that may pass (``StoreError/isTransient``: a full or
+/// read-only disk), an asset is kept in memory and tried again with a growing delay.
+///
+/// Lives on the connection's thread.
+// @unchecked Sendable: built on the main thread before the object is exported, then touched only
+// on the connection's thread (calls, timers, completions handed back with `loop.execute`).
+final class HistoryWriter: @unchecked Sendable {
+    private let connection: BusConnection
+    private let store: HistoryStore
+    private let announcer: Announcer
+    private let eraser: HistoryEraser
+    private let log: Log
+    /// Records on their way to the store, and those waiting for it to take them again.
+    private var recording = RecordingQueue()
+    private var retryTimer: TimerToken?
+
+    init(connection: BusConnection, store: HistoryStore, announcer: Announcer, eraser: HistoryEraser, log: Log) {
+        self.connection = connection
+        self.store = store
+        self.announcer = announcer
+        self.eraser = eraser
+        self.log = log
+    }
+
+    /// Carries out the store work one player event asked for, as one unit: one transaction, which
+    /// may wait out a commit window to share its `fsync` with the next events' (no one waits on it).
+    func carryOut(_ works: some Sequence<ListenRecorder.StoreWork>) {
+        store.together(.noOneWaits) {
+            for work in works { carryOut(work) }
+        }
+    }
+
+    private func carryOut(_ work: ListenRecorder.StoreWork) {
+        switch work {
+        case .saveOpenListen(let key, let asset, let checkpoint):
+            store.saveOpenListen(key: key, asset: asset, checkpoint: checkpoint) { [log] result in
+                if case .failure(let error) = result { log.warning("could not checkpoint a listen: \(error)") }
+            }
+        case .removeOpenListen(let key), .removeTwin(let key):
+            store.removeOpenListen(key: key) { _ in }
+        case .record(let asset, let openKey):
+            record(asset, openKey: openKey)
+        case .keepArtwork(let artwork):
+            store.keepArtwork(artwork) { [log] result in
+                if case .failure(let error) = result { log.warning("could not keep a listen's art: \(error)") }
+            }
+        }
+    }
+
+    /// Stores a finished listen or a donation (removing the listen's open record in the same
+    /// transaction when `openKey` is given) and announces it once it is on disk. A second
+    /// delivery of the same listen is stored once and announced once. `completion` runs once the
+    /// asset is stored, or could not be and will not be tried again.
+    func record(_ asset: MediaAsset, openKey: String?, completion: (@Sendable (Result<InsertOutcome, StoreError>) -> Void)? = nil) {
+        guard let bounded = asset.bounded else {
+            log.warning("not recording a listen from an app whose id breaks the rule (\(AssetContract.appIDRule)) or that has no title")
+            if let openKey { store.removeOpenListen(key: openKey) { _ in } }
+            completion?(.failure(.sqlite(SQLiteError(code: .constraint, message: "the app id breaks the rule, or the title is empty"))))
+            return
+        }
+        attempt(RecordingQueue.Record(asset: bounded, openKey: openKey, completion: completion))
+    }
+
+    private func attempt(_ record: RecordingQueue.Record) {
+        let answered: @Sendable (Result<InsertOutcome, StoreError>) -> Void = { [self] result in
+            connection.loop.execute { [self] in
+                recording.answered(result, for: record) { carryOut($0, for: record, result) }
+            }
+        }
+        if let openKey = record.openKey {
+            store.finishOpenListen(key: openKey, asset: record.asset, completion: answered)
+        } else {
+            store.insert(record.asset, completion: answered)
+        }
+    }
+
+    private func carryOut(_ step: RecordingQueue.Step, for record: RecordingQueue.Record, _ result: Result<InsertOutcome, StoreError>) {
+        switch step {
+        case .announce(let stored):
+            log.debug("recorded \"\(stored.title)\" from \(stored.appID)")
+            announcer.added(stored)
+            eraser.stored(started: stored.started)
+        case .armRetry(let delay):
+            retryTimer = connection.schedule(after: delay) { [self] in
+                retryTimer = nil
+                recording.takeForRetry().forEach(attempt)
+            }
+        case .log(let level, let line):
+            log.write(level, line)
+        case .complete:
+            record.completion?(result)
+        }
+    }
+
+    /// What could not be written by the time the broker stops is lost from memory. Call on the
+    /// connection's thread.
+    func stop() {
+        retryTimer?.cancel()
+        retryTimer = nil
+        let (lost, line) = recording.stop()
+        if let line { log.error(line) }
+        for record in lost { record.completion?(.failure(.closed)) }
+    }
+}

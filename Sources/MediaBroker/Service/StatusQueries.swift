@@ -1,0 +1,69 @@
+import MediaBrokerVersion
+import SwiftDBus
+
+/// Answers what is going on now: `NowPlaying`, `Apps` and `Status`, from the players followed and
+/// the history, as the person's settings and the caller's right to read allow.
+///
+/// Lives on the connection's thread.
+// @unchecked Sendable: built on the main thread before the object is exported, then touched only
+// on the connection's thread.
+final class StatusQueries: @unchecked Sendable {
+    private let players: PlayerTracker
+    private let gate: ReaderGate
+    private let store: HistoryStore
+    private let settings: CurrentSettings
+    private let resolver: AppResolver
+
+    init(players: PlayerTracker, gate: ReaderGate, store: HistoryStore, settings: CurrentSettings, resolver: AppResolver) {
+        self.players = players
+        self.gate = gate
+        self.store = store
+        self.settings = settings
+        self.resolver = resolver
+    }
+
+    func nowPlaying(_ call: MethodInvocation) {
+        call.reply(AssetPage(assets: settings.value.shown(players.nowPlaying())))
+    }
+
+    func apps(_ call: MethodInvocation) {
+        let optOuts = settings.value.optOuts
+        let live = players.followedPlayers()
+        let resolver = resolver
+        // Runs on the store thread: icon and name lookups may touch the disk, never on the bus thread.
+        store.appSummaries { result in
+            guard case .success(let summaries) = result else {
+                return call.fail(.failed("the history could not be read"))
+            }
+            let entries = AppsList.entries(history: summaries, playing: live, optOuts: optOuts,
+                                           identity: { resolver.identity(forAppID: $0) })
+            call.reply([.array(element: .vardict, entries)])
+        }
+    }
+
+    /// `Status`, once every player's store work waiting on its app has been queued, so what it
+    /// reports (and the count, queued after it) reflects everything the broker has seen.
+    func status(_ call: MethodInvocation) {
+        players.whenSettled { [self] in reportStatus(call) }
+    }
+
+    private func reportStatus(_ call: MethodInvocation) {
+        // Which players play, and how much is kept, is the history too: only for those who may read it.
+        guard gate.mayRead(call) else { return call.reply([.vardict(["version": .string(MediaBrokerVersion.current)])]) }
+        let players = players.followedPlayers().map { player -> DBusValue in
+            var fields: [String: DBusValue] = [
+                "bus_name": .string(player.busName), "unique_name": .string(player.uniqueName), "app_id": .string(player.appID),
+            ]
+            if let status = player.playbackStatus { fields["playback_status"] = .string(status) }
+            return .vardict(fields)
+        }
+        store.count { result in
+            var fields: [String: DBusValue] = [
+                "version": .string(MediaBrokerVersion.current),
+                "players": .array(element: .vardict, players),
+            ]
+            if case .success(let count) = result { fields["assets"] = .uint64(UInt64(max(0, count))) }
+            call.reply([.vardict(fields)])
+        }
+    }
+}
