@@ -8,6 +8,8 @@
 //                         (the only importer of CSQLite)
 //   MediaDonationClient   the public library journaling apps use
 //   MediaBrokerVersion    the single source of the version string
+//   Clocks                the monotonic and wall clocks, and Duration in microseconds
+//   Locking               the one lock (a pthread mutex ThreadSanitizer sees) and its conditions
 //   AssetContract         the asset a{sv} declared once: keys, types, limits, meanings
 //   CGtk                  GTK 4 and libadwaita (module map + shim header)
 //   SwiftGtk              the only importer of CGtk: widgets, signals, the main loop
@@ -35,13 +37,15 @@ let package = Package(
         .systemLibrary(name: "CGtk", pkgConfig: "libadwaita-1", providers: [.apt(["libadwaita-1-dev", "libgtk-4-dev"])]),
 
         .target(name: "MediaBrokerVersion", swiftSettings: strict),
+        .target(name: "Clocks", swiftSettings: strict),
+        .target(name: "Locking", swiftSettings: strict),
         .target(name: "AssetContract", swiftSettings: strict),
         .target(name: "BoundedFile", swiftSettings: strict),
-        .target(name: "SwiftDBus", dependencies: ["CDBus"], swiftSettings: strict),
+        .target(name: "SwiftDBus", dependencies: ["CDBus", "Clocks", "Locking"], swiftSettings: strict),
         .target(name: "SwiftGtk", dependencies: ["CGtk"], swiftSettings: strict),
         .target(name: "PickerChannel", swiftSettings: strict),
-        .target(name: "MediaBroker", dependencies: ["SwiftDBus", "CSQLite", "MediaBrokerVersion", "AssetContract", "PickerChannel", "BoundedFile"], swiftSettings: strict),
-        .target(name: "MediaDonationClient", dependencies: ["SwiftDBus", "MediaBrokerVersion", "AssetContract"], swiftSettings: strict),
+        .target(name: "MediaBroker", dependencies: ["SwiftDBus", "CSQLite", "Clocks", "Locking", "MediaBrokerVersion", "AssetContract", "PickerChannel", "BoundedFile"], swiftSettings: strict),
+        .target(name: "MediaDonationClient", dependencies: ["SwiftDBus", "Clocks", "MediaBrokerVersion", "AssetContract"], swiftSettings: strict),
         .target(name: "MediaPicker", dependencies: ["SwiftGtk", "PickerChannel", "MediaDonationClient", "MediaBrokerVersion", "BoundedFile"], swiftSettings: strict),
 
         .executableTarget(name: "media-broker", dependencies: ["MediaBroker"], swiftSettings: strict),
@@ -49,10 +53,10 @@ let package = Package(
         .executableTarget(name: "media-broker-picker", dependencies: ["MediaPicker"], swiftSettings: strict),
 
         // Shared helpers for tests: private buses, child processes, waiting with deadlines.
-        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
+        .target(name: "TestSupport", dependencies: ["Locking"], path: "Tests/TestSupport", swiftSettings: strict),
 
         .testTarget(name: "SwiftDBusTests", dependencies: ["SwiftDBus", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "MediaBrokerTests", dependencies: ["MediaBroker", "AssetContract", "PickerChannel", "BoundedFile", "SwiftDBus", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "MediaBrokerTests", dependencies: ["MediaBroker", "AssetContract", "PickerChannel", "BoundedFile", "Clocks", "SwiftDBus", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "MediaPickerTests", dependencies: ["MediaPicker", "MediaDonationClient", "PickerChannel"], swiftSettings: strict),
         .testTarget(name: "MediaDonationClientTests", dependencies: ["MediaDonationClient", "SwiftDBus"], swiftSettings: strict),
         .testTarget(name: "BrokerCtlTests", dependencies: ["broker-ctl", "MediaDonationClient", "TestSupport"], swiftSettings: strict),

@@ -48,14 +48,14 @@ typealias Limits = TrackMetadata.Limits
 
 func expectBounded(_ metadata: TrackMetadata) {
     for text in [metadata.title, metadata.album].compactMap({ $0 }) + metadata.artists + metadata.albumArtists + metadata.genres {
-        expect(!text.isEmpty && text.utf8.count <= Limits.maxTextBytes, "text out of bounds: \(text.utf8.count) bytes")
+        expect(!text.isEmpty && text.utf8.count <= Limits.maximumTextBytes, "text out of bounds: \(text.utf8.count) bytes")
     }
-    expect(metadata.artists.count <= Limits.maxArtists, "\(metadata.artists.count) artists")
-    expect(metadata.albumArtists.count <= Limits.maxArtists, "\(metadata.albumArtists.count) album artists")
-    expect(metadata.genres.count <= Limits.maxGenres, "\(metadata.genres.count) genres")
-    expect((metadata.trackID?.utf8.count ?? 0) <= Limits.maxTrackIDBytes, "track id too long")
-    expect((metadata.url?.utf8.count ?? 0) <= Limits.maxURLBytes, "url too long")
-    if let length = metadata.length { expect((Limits.minLength...Limits.maxLength).contains(length), "length \(length)") }
+    expect(metadata.artists.count <= Limits.maximumArtists, "\(metadata.artists.count) artists")
+    expect(metadata.albumArtists.count <= Limits.maximumArtists, "\(metadata.albumArtists.count) album artists")
+    expect(metadata.genres.count <= Limits.maximumGenres, "\(metadata.genres.count) genres")
+    expect((metadata.trackID?.utf8.count ?? 0) <= Limits.maximumTrackIDBytes, "track id too long")
+    expect((metadata.url?.utf8.count ?? 0) <= Limits.maximumURLBytes, "url too long")
+    if let length = metadata.length { expect((Limits.minimumLength...Limits.maximumLength).contains(length), "length \(length)") }
 }
 
 // MARK: Metadata
@@ -204,9 +204,9 @@ func fuzzDonation(_ input: inout FuzzInput) {
     let now = Microseconds(input.integer(UInt64.self) >> 2)
     let fields = input.dictionary()
     guard let asset = try? MediaAsset(donation: fields, now: now) else { return }
-    expect(!asset.title.isEmpty && asset.title.utf8.count <= Limits.maxTextBytes, "title bounds")
+    expect(!asset.title.isEmpty && asset.title.utf8.count <= Limits.maximumTextBytes, "title bounds")
     expect(!asset.appID.isEmpty && asset.appID.utf8.count <= BrokerContract.maximumAppIDLength, "app_id bounds")
-    expect(asset.artists.count <= Limits.maxArtists, "artists bounds")
+    expect(asset.artists.count <= Limits.maximumArtists, "artists bounds")
     expect(asset.started <= now &+ 60_000_000, "started in the future")
     expect(asset.ended >= asset.started, "ended before started")
     expect(asset.source == .donation, "source")

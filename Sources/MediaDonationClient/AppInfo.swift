@@ -1,3 +1,4 @@
+public import AssetContract
 public import FoundationEssentials
 
 /// One app the broker has seen or holds a decision about, as `Apps()` reports it.
@@ -34,15 +35,9 @@ public struct AppInfo: Sendable, Hashable, Identifiable {
     }
 }
 
-/// Which assets ``MediaBrokerClient/purge(_:)`` deletes.
-public enum PurgeScope: Sendable, Hashable {
-    /// Every asset of one app.
-    case app(String)
-    /// Assets that started in `since ..< until`; a missing bound is open (but not both).
-    case range(since: Date?, until: Date?)
-    /// Everything.
-    case all
-}
+/// Which assets ``MediaBrokerClient/purge(_:)`` deletes: every asset of one app (`.app`), those
+/// that started in `since ..< until` (`.range`; a missing bound is open, but not both), or `.all`.
+public typealias PurgeScope = HistoryScope<Date>
 
 /// A direct donation from an app that does not speak MPRIS — the counterpart of Apple's
 /// Now Playing donation.

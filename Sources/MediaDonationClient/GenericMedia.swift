@@ -1,3 +1,4 @@
+public import AssetContract
 public import FoundationEssentials
 
 /// One thing the person listened to, as the broker recorded it — the Linux counterpart of
@@ -5,24 +6,12 @@ public import FoundationEssentials
 ///
 /// Every property except ``id`` and ``date`` is optional: `nil` means the broker does not know it.
 public struct GenericMedia: Sendable, Hashable, Identifiable {
-    /// What kind of media it was (`music`, `podcast`, `audiobook`, `video`). Open to new values
-    /// so a newer broker never breaks an older client.
-    public struct Kind: RawRepresentable, Sendable, Hashable {
-        public var rawValue: String
-        public init(rawValue: String) { self.rawValue = rawValue }
-        public static let music = Kind(rawValue: "music")
-        public static let podcast = Kind(rawValue: "podcast")
-        public static let audiobook = Kind(rawValue: "audiobook")
-        public static let video = Kind(rawValue: "video")
-    }
+    /// What kind of media it was (``MediaKind``: `music`, `podcast`, `audiobook`, `video`).
+    public typealias Kind = MediaKind
 
-    /// Where the broker learned of it: a player speaking MPRIS, or an app's direct donation.
-    public struct Source: RawRepresentable, Sendable, Hashable {
-        public var rawValue: String
-        public init(rawValue: String) { self.rawValue = rawValue }
-        public static let mpris = Source(rawValue: "mpris")
-        public static let donation = Source(rawValue: "donation")
-    }
+    /// Where the broker learned of it (``MediaSource``): a player speaking MPRIS, or an app's
+    /// direct donation.
+    public typealias Source = MediaSource
 
     /// Identifier of the asset, unique and stable in the broker's store (always positive); also
     /// the paging cursor. ``notRecorded`` (0) for what ``MediaBrokerClient/nowPlaying()`` returns.

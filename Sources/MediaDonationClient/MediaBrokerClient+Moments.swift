@@ -1,3 +1,4 @@
+import Clocks
 public import FoundationEssentials
 import SwiftDBus
 

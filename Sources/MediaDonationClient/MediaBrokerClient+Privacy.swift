@@ -1,3 +1,4 @@
+import Clocks
 import FoundationEssentials
 import SwiftDBus
 
@@ -90,12 +91,5 @@ extension MediaBrokerClient {
 
     private func setProperty(_ name: String, _ value: DBusValue) async throws(MediaBrokerError) {
         _ = try await call("Set", [.string(Self.interfaceName), .string(name), .variant(value)], interface: .properties)
-    }
-}
-
-extension Duration {
-    var wholeMicroseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1_000_000 + attoseconds / 1_000_000_000_000
     }
 }

@@ -1,3 +1,4 @@
+import Locking
 /// Callback forms for code that lives on the connection's thread (a daemon's domain logic) and
 /// must not hop through tasks for every message.
 extension BusConnection {
@@ -45,12 +46,11 @@ extension BusConnection {
     }
 }
 
-import Synchronization
 
 /// A scheduled timer; ``cancel()`` stops it if it has not fired.
 public final class TimerToken: Sendable {
     private let loop: EventLoop
-    private let state = Mutex<(id: UInt64?, cancelled: Bool)>((nil, false))
+    private let state = Locked<(id: UInt64?, cancelled: Bool)>((nil, false))
 
     init(loop: EventLoop) { self.loop = loop }
 

@@ -1,3 +1,5 @@
+import Locking
+import Clocks
 internal import CDBus
 import Synchronization
 #if canImport(Glibc)
@@ -104,7 +106,7 @@ public final class BusConnection: Sendable {
             return
         }
         let core = core
-        let timeoutMicroseconds = max(0, timeout.microseconds)
+        let timeoutMicroseconds = max(0, timeout.wholeMicroseconds)
         let submitted = loop.execute { core.send(call, timeout: timeoutMicroseconds, decodingReply: decodingReply, completion: completion) }
         if !submitted { completion(.failure(BusError(.disconnected, "the connection is closed"))) }
     }
@@ -115,7 +117,7 @@ public final class BusConnection: Sendable {
         // The reply is read on the connection's thread and used on the caller's. The continuation
         // orders the two, but ThreadSanitizer cannot see that on Linux and would report every value
         // read after the `await`; handing the reply over under a pthread mutex shows it the order.
-        let handOver = PThreadMutex<Result<BusMessage, BusError>?>(nil)
+        let handOver = Locked<Result<BusMessage, BusError>?>(nil)
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             self.call(call, timeout: timeout, decodingReply: decodingReply) { result in
                 handOver.withLock { $0 = result }

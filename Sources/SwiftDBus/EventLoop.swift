@@ -1,3 +1,5 @@
+import Locking
+import Clocks
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -18,12 +20,11 @@ public final class EventLoop: Sendable {
         var stopping = false
     }
 
-    // Not `Mutex`: see `PThreadMutex` (ThreadSanitizer cannot see `Mutex` on Linux).
-    private let shared = PThreadMutex(Shared())
+    private let shared = Locked(Shared())
     /// A pipe other threads write to so that `poll` returns when work arrives.
     private let wakeDescriptor: Int32
     private let wakeWriter: Int32
-    private let thread = PThreadMutex<pthread_t?>(nil)
+    private let thread = Locked<pthread_t?>(nil)
     private let threadID = Atomic<UInt>(0)
     private let finished = Atomic<Bool>(false)
     // Confined to the loop's thread: every access happens inside `run`, in handlers it calls,
@@ -113,7 +114,7 @@ public final class EventLoop: Sendable {
     /// Runs `handler` once `delay` has passed. Call on the loop's thread.
     func schedule(after delay: Duration, _ handler: @escaping () -> Void) -> UInt64 {
         state.nextID += 1
-        let deadline = Monotonic.now + delay.microseconds
+        let deadline = MonotonicClock.microseconds + delay.wholeMicroseconds
         state.timers[state.nextID] = LoopState.Timer(deadline: deadline, handler: handler)
         return state.nextID
     }
@@ -184,7 +185,7 @@ public final class EventLoop: Sendable {
 
     private func runDueTimers() {
         guard !state.timers.isEmpty else { return }
-        let now = Monotonic.now
+        let now = MonotonicClock.microseconds
         // Most wake-ups are for messages, with timers pending but none due: look before collecting.
         guard state.timers.values.contains(where: { $0.deadline <= now }) else { return }
         let due = state.timers.filter { $0.value.deadline <= now }.sorted { $0.value.deadline < $1.value.deadline }
@@ -195,7 +196,7 @@ public final class EventLoop: Sendable {
 
     private func pollTimeout() -> Int32 {
         guard let next = state.timers.values.lazy.map(\.deadline).min() else { return -1 }
-        let remaining = next - Monotonic.now
+        let remaining = next - MonotonicClock.microseconds
         if remaining <= 0 { return 0 }
         // Round up so a timer is never woken for a moment before its deadline.
         return Int32(clamping: (remaining + 999) / 1000)
@@ -219,23 +220,4 @@ private struct LoopState {
     var hooks: [() -> Void] = []
     var stopHooks: [() -> Void] = []
     var quit = false
-}
-
-/// The monotonic clock in microseconds; immune to the wall clock being set.
-enum Monotonic {
-    static var now: Int64 {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return Int64(spec.tv_sec) * 1_000_000 + Int64(spec.tv_nsec) / 1000
-    }
-}
-
-extension Duration {
-    /// Whole microseconds, saturating.
-    var microseconds: Int64 {
-        let (seconds, attoseconds) = components
-        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000)
-        if overflow { return seconds < 0 ? .min : .max }
-        return scaled.addingReportingOverflow(attoseconds / 1_000_000_000_000).partialValue
-    }
 }

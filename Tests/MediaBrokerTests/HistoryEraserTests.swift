@@ -1,3 +1,4 @@
+import Clocks
 import SwiftDBus
 import TestSupport
 import Testing

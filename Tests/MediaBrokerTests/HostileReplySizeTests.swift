@@ -61,14 +61,14 @@ struct HostileReplySizeTests {
             TrackMetadata.Key.artist: .strings((0..<10_000).map { "\($0) " + Self.longest(2048) }),
             TrackMetadata.Key.length: .int64(3_600_000_000),
         ])
-        #expect(metadata.artists.count == TrackMetadata.Limits.maxArtists)
+        #expect(metadata.artists.count == TrackMetadata.Limits.maximumArtists)
         let listen = Listen(key: "k", metadata: metadata, started: 1, ended: .max, listened: .max)
         let raw = try #require(listen.asset(appID: String(repeating: "p", count: 255), appName: Self.longest(1 << 20), appIcon: nil))
         #expect(Self.wireBound(raw.fields) > 100_000, "unbounded, one asset is over 100 KB: the bound is what keeps pages small")
         let asset = try #require(raw.bounded)
         #expect(asset.artists.reduce(0) { $0 + $1.utf8.count } <= MediaAsset.maximumArtistBytes)
         #expect(asset.artists == Array(raw.artists.prefix(asset.artists.count)), "artists are kept whole and in order")
-        #expect((asset.appName?.utf8.count ?? 0) <= TrackMetadata.Limits.maxTextBytes)
+        #expect((asset.appName?.utf8.count ?? 0) <= TrackMetadata.Limits.maximumTextBytes)
         #expect(Self.wireBound(asset.fields) < 16 << 10)
     }
 

@@ -66,7 +66,7 @@ struct ListeningClockTests {
         player.send(.rate(.nan), at: 35)
         #expect(player.listening.rate == 1)
         player.send(.rate(1e12), at: 40)
-        #expect(player.listening.rate == PlayerListening.maxRate)
+        #expect(player.listening.rate == PlayerListening.maximumRate)
         player.send(.playbackStatus(.stopped), at: 41)
         // 10 s + 10 s at rate 1, then 1 s at 16×.
         #expect(player.recorded == [Recorded("Song", started: 0, ended: 41, listened: 36)])

@@ -106,7 +106,7 @@ struct MetadataDecodingTests {
     }
 
     @Test("quirk 2: absurd lengths — beyond a week, not finite, out of range — are unknown", arguments: [
-        DBusValue.int64(TrackMetadata.Limits.maxLength + 1), .uint64(.max), .double(.infinity), .double(.nan),
+        DBusValue.int64(TrackMetadata.Limits.maximumLength + 1), .uint64(.max), .double(.infinity), .double(.nan),
         .double(1e300), .string("1e400"), .string(String(repeating: "9", count: 10_000)),
     ])
     func quirk2AbsurdLength(value: DBusValue) {
@@ -117,7 +117,7 @@ struct MetadataDecodingTests {
     func quirk2MillisecondLength() {
         // DeaDBeeF's plugin sends 215 000 (ms) for a 3:35 track: 0.215 s as microseconds.
         #expect(TrackMetadata.decode([Key.length: .int64(215_000)]).length == nil)
-        #expect(TrackMetadata.decode([Key.length: .int64(TrackMetadata.Limits.minLength)]).length == 1_000_000)
+        #expect(TrackMetadata.decode([Key.length: .int64(TrackMetadata.Limits.minimumLength)]).length == 1_000_000)
     }
 
     @Test("quirk 3: a track id sent as a string (Spotify, Chromium) is read")

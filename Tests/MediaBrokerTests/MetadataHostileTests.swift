@@ -14,15 +14,15 @@ struct MetadataHostileTests {
         let huge = String(repeating: "👩🏽‍💻", count: 1_048_576 / 15 + 1)
         let title = TrackMetadata.decode([Key.title: .string(huge)]).title
         #expect(title != nil)
-        #expect(title!.utf8.count <= Limits.maxTextBytes)
-        #expect(title!.utf8.count == (Limits.maxTextBytes / 15) * 15)
+        #expect(title!.utf8.count <= Limits.maximumTextBytes)
+        #expect(title!.utf8.count == (Limits.maximumTextBytes / 15) * 15)
         #expect(title!.allSatisfy { $0 == "👩🏽‍💻" })
     }
 
     @Test("quirk 6: a 1 MB ASCII album is cut to exactly the limit")
     func oneMegabyteASCII() {
         let album = TrackMetadata.decode([Key.album: .string(String(repeating: "a", count: 1 << 20))]).album
-        #expect(album?.utf8.count == Limits.maxTextBytes)
+        #expect(album?.utf8.count == Limits.maximumTextBytes)
     }
 
     @Test("quirk 6: a 1 MB run of whitespace is absent")
@@ -41,15 +41,15 @@ struct MetadataHostileTests {
     func tenThousandArtists() {
         let artists = (0..<10_000).map { "Artist \($0)" }
         let metadata = TrackMetadata.decode([Key.artist: .strings(artists), Key.genre: .strings(artists)])
-        #expect(metadata.artists == Array(artists.prefix(Limits.maxArtists)))
-        #expect(metadata.genres.count == Limits.maxGenres)
+        #expect(metadata.artists == Array(artists.prefix(Limits.maximumArtists)))
+        #expect(metadata.genres.count == Limits.maximumGenres)
     }
 
     @Test("thousands of copies of one artist: only the first 256 items are looked at")
     func copiesOfOneArtist() {
         // 4,000 copies of a 600-byte artist once took 148 ms to clean; the list is cut at 4 × 64.
         let copy = String(repeating: "Ω", count: 300)
-        let examined = Limits.maxArtists * TrackMetadata.examinedPerKept
+        let examined = Limits.maximumArtists * TrackMetadata.examinedPerKept
         let artists = Array(repeating: copy, count: 4_000) + ["Late"]
         #expect(TrackMetadata.decode([Key.artist: .strings(artists)]).artists == [copy])
         // A distinct artist still counts while it lies within the examined items.
@@ -61,12 +61,12 @@ struct MetadataHostileTests {
     func hugeArtists() {
         let metadata = TrackMetadata.decode([Key.artist: .strings([String(repeating: "é", count: 100_000), "B"])])
         #expect(metadata.artists.count == 2)
-        #expect(metadata.artists[0].utf8.count == Limits.maxTextBytes)
+        #expect(metadata.artists[0].utf8.count == Limits.maximumTextBytes)
     }
 
     @Test("an over-long URL is absent rather than cut")
     func hugeURL() {
-        let url = "https://example.org/" + String(repeating: "x", count: Limits.maxURLBytes) + ".mp4"
+        let url = "https://example.org/" + String(repeating: "x", count: Limits.maximumURLBytes) + ".mp4"
         let metadata = TrackMetadata.decode([Key.url: .string(url), Key.title: .string("T")])
         #expect(metadata.url == nil)
         #expect(metadata.title == "T")
@@ -134,8 +134,8 @@ struct MetadataHostileTests {
     func initialiserBounds() {
         let metadata = TrackMetadata(
             title: String(repeating: "t", count: 5_000), artists: (0..<500).map(String.init), length: -5)
-        #expect(metadata.title?.utf8.count == Limits.maxTextBytes)
-        #expect(metadata.artists.count == Limits.maxArtists)
+        #expect(metadata.title?.utf8.count == Limits.maximumTextBytes)
+        #expect(metadata.artists.count == Limits.maximumArtists)
         #expect(metadata.length == nil)
     }
 }

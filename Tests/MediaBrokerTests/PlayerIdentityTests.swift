@@ -26,7 +26,7 @@ struct PlayerIdentityTests {
         var identity = PlayerIdentity()
         identity.answered(["DesktopEntry": .string("../../etc/passwd"), "Identity": .string(String(repeating: "x", count: 5000))])
         #expect(identity.desktopEntry == nil)
-        #expect((identity.identity?.utf8.count ?? 0) <= TrackMetadata.Limits.maxTextBytes)
+        #expect((identity.identity?.utf8.count ?? 0) <= TrackMetadata.Limits.maximumTextBytes)
         identity.answered(["DesktopEntry": .string(String(repeating: "a", count: BrokerContract.maximumAppIDLength + 1))])
         #expect(identity.desktopEntry == nil)
         identity.answered(["DesktopEntry": .int32(7)])

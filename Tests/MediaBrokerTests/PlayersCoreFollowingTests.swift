@@ -38,7 +38,7 @@ struct PlayersCoreFollowingTests {
     @Test("beyond 256 players none is followed, with one log line until some leave")
     func playerLimit() {
         let harness = PlayersCoreHarness()
-        for index in 0..<PlayersCore.maxPlayers { harness.meet("org.mpris.MediaPlayer2.p\(index)", as: ":1.\(index)") }
+        for index in 0..<PlayersCore.maximumPlayers { harness.meet("org.mpris.MediaPlayer2.p\(index)", as: ":1.\(index)") }
         harness.forgetActions()
         harness.meet("org.mpris.MediaPlayer2.late1", as: ":2.1")
         harness.meet("org.mpris.MediaPlayer2.late2", as: ":2.2")
@@ -53,10 +53,10 @@ struct PlayersCoreFollowingTests {
     @Test("one connection is followed under at most 64 names, logged once")
     func nameLimit() {
         let harness = PlayersCoreHarness()
-        for index in 0..<(PlayersCore.maxNamesPerConnection + 3) {
+        for index in 0..<(PlayersCore.maximumNamesPerConnection + 3) {
             harness.feed(.nameOwnerChanged(name: "org.mpris.MediaPlayer2.tab\(index)", old: "", new: ":1.5"))
         }
-        #expect(harness.core.followedPlayers().count == PlayersCore.maxNamesPerConnection)
+        #expect(harness.core.followedPlayers().count == PlayersCore.maximumNamesPerConnection)
         #expect(harness.logLines.filter { $0.contains("owns more than") }.count == 1)
     }
 

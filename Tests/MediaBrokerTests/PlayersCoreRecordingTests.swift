@@ -1,3 +1,4 @@
+import Clocks
 @testable import MediaBroker
 import SwiftDBus
 import Testing
@@ -50,13 +51,13 @@ struct PlayersCoreRecordingTests {
     func heldBound() throws {
         let harness = PlayersCoreHarness()
         let ref = try #require(harness.meet("org.mpris.MediaPlayer2.flood", as: ":1.5"))
-        for index in 0..<PlayersCore.maxHeldListens {
+        for index in 0..<PlayersCore.maximumHeldListens {
             harness.play(ref, "Track \(index)", length: 40 * second)
             harness.advance(by: 40 * second)
         }
         harness.play(ref, "Last", length: 40 * second)
         #expect(harness.resolvedNow.map(\.busName) == ["org.mpris.MediaPlayer2.flood"])
-        #expect(harness.recorded.count == PlayersCore.maxHeldListens)
+        #expect(harness.recorded.count == PlayersCore.maximumHeldListens)
     }
 
     @Test("an app opted out mid-listen: the listen is discarded, not finished, and the next one is not recorded either")

@@ -29,21 +29,28 @@ struct SettingsKeeperTests {
                        appOfPlayer: players, log: rig.log)
     }
 
-    @Test("the change is in force and told to each observer, in order, before the caller is answered; the answer comes once it is saved")
-    func aChangeAppliesAtOnceAndIsSaved() async throws {
-        let rig = try BrokerPartsRig()
-        defer { rig.close() }
+    /// Turns Media `on` or off through a keeper over the default settings; what was in force right
+    /// after the call, what the observers were told, and the caller's answer.
+    static func switchMedia(_ rig: BrokerPartsRig, on: Bool) async throws -> (inForce: Bool, told: [String], answer: String) {
         let settings = CurrentSettings(PrivacySettings())
         let log = Locked<[String]>([])
         let keeper = Self.keeper(rig, settings, log: log)
         let answered = Mailbox<String>()
         let inForce = await rig.onBusThread {
-            keeper.change({ $0.mediaEnabled = false }) { error in answered.put(error.map { "\($0)" } ?? "saved") }
+            keeper.change({ $0.mediaEnabled = on }) { error in answered.put(error.map { "\($0)" } ?? "answered") }
             return settings.value.mediaEnabled
         }
+        return (inForce, log.withLock { $0 }, try await answered.take())
+    }
+
+    @Test("the change is in force and told to each observer, in order, before the caller is answered; the answer comes once it is saved")
+    func aChangeAppliesAtOnceAndIsSaved() async throws {
+        let rig = try BrokerPartsRig()
+        defer { rig.close() }
+        let (inForce, told, answered) = try await Self.switchMedia(rig, on: false)
         #expect(inForce == false)
-        #expect(log.withLock { $0 } == ["first: media off", "second: media off"])
-        #expect(try await answered.take() == "saved")
+        #expect(told == ["first: media off", "second: media off"])
+        #expect(answered == "answered")
         let saved = try await answer { rig.store.setting(PrivacySettings.storeKey, completion: $0) }
         #expect(try saved.map(PrivacySettings.init(decoding:))?.mediaEnabled == false)
     }
@@ -52,13 +59,9 @@ struct SettingsKeeperTests {
     func noChangeIsNoChange() async throws {
         let rig = try BrokerPartsRig()
         defer { rig.close() }
-        let settings = CurrentSettings(PrivacySettings())
-        let log = Locked<[String]>([])
-        let keeper = Self.keeper(rig, settings, log: log)
-        let answered = Mailbox<String>()
-        await rig.onBusThread { keeper.change({ $0.mediaEnabled = true }) { error in answered.put(error.map { "\($0)" } ?? "done") } }
-        #expect(try await answered.take() == "done")
-        #expect(log.withLock { $0 }.isEmpty)
+        let (inForce, told, answered) = try await Self.switchMedia(rig, on: true)
+        #expect(inForce == true && answered == "answered")
+        #expect(told.isEmpty)
         #expect(try await answer { rig.store.setting(PrivacySettings.storeKey, completion: $0) } == nil)
     }
 

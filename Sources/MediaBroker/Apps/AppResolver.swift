@@ -1,3 +1,4 @@
+import Locking
 import AssetContract
 internal import Glibc
 
@@ -38,8 +39,7 @@ internal import Glibc
 /// (same directory entry) is not noticed until something else changes; package managers and
 /// `gtk-update-icon-cache` replace files and so move the stamps.
 // @unchecked Sendable: every stored property except the immutable `paths`, `locale`, `procRoot`
-// and `worker` is read and written only with `mutex` held; the mutex is created in init and
-// destroyed in deinit.
+// and `worker` is read and written only with `mutex` held.
 public final class AppResolver: @unchecked Sendable {
     /// Bounds on what a player can make the cache hold.
     static let maximumCachedApps = 512
@@ -50,7 +50,7 @@ public final class AppResolver: @unchecked Sendable {
     let locale: DesktopLocale?
     let procRoot: String
     private let worker = WorkerThread()
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let mutex = ThreadLock()
 
     private struct Snapshot {
         var desktopFiles: DesktopFileIndex
@@ -82,14 +82,10 @@ public final class AppResolver: @unchecked Sendable {
         self.paths = paths
         self.locale = locale
         self.procRoot = procRoot
-        mutex = .allocate(capacity: 1)
-        pthread_mutex_init(mutex, nil)
     }
 
     deinit {
         worker.shutdown()
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
     }
 
     // MARK: Lookups
@@ -300,8 +296,8 @@ public final class AppResolver: @unchecked Sendable {
     /// Runs `body` with the mutex held and a snapshot whose stamps still match the disk, rebuilding
     /// it (and dropping every cached result) when one moved.
     private func withFreshSnapshot<T>(_ body: (Snapshot) -> T) -> T {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        mutex.lock()
+        defer { mutex.unlock() }
         let current: Snapshot
         if let snapshot, snapshot.watched.allSatisfy({ AppFiles.stamp($0.path) == $0.stamp }) {
             current = snapshot

@@ -1,5 +1,6 @@
+import Locking
+import Clocks
 internal import Glibc
-import Synchronization
 
 /// The art reads players ask for, done off the bus thread (a file can be slow to open) in batches.
 /// A request that finds the reader idle wakes it; the reader first lets ``window`` pass, gathering
@@ -28,7 +29,7 @@ final class ArtworkReads: Sendable {
     static let maximumWaiting = 256
 
     private let reader = WorkerThread()
-    private let waiting = Mutex<(requests: [PlayerRef: Request], reading: Bool)>(([:], false))
+    private let waiting = Locked<(requests: [PlayerRef: Request], reading: Bool)>(([:], false))
     private let window: Duration
     private let procRoot: String
     private let answer: @Sendable ([Found]) -> Void

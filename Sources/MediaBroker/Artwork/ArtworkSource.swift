@@ -36,7 +36,7 @@ enum ArtworkSource: Hashable, Sendable {
     /// `url` when it is an `http(s)` URL the broker keeps as text (one line, of bounded size);
     /// cheap enough to ask of every asset built.
     static func remote(_ url: String) -> String? {
-        guard isRemote(url), url.utf8.count <= TrackMetadata.Limits.maxTextBytes,
+        guard isRemote(url), url.utf8.count <= TrackMetadata.Limits.maximumTextBytes,
               !url.unicodeScalars.contains(where: { Self.lineBreaks.contains($0.value) })
         else { return nil }
         return url

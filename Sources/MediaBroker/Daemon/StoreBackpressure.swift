@@ -1,3 +1,4 @@
+import Clocks
 import SwiftDBus
 
 /// Keeps the bus from outrunning the store (issue 16): while the store is `limit` jobs behind, the

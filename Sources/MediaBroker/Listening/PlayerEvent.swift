@@ -17,7 +17,7 @@ public enum PlayerEvent: Sendable, Hashable {
     case position(Microseconds)
     /// `Rate` was read or signalled. Not a number: ignored; ≤ 0: the clock stands still (MPRIS says
     /// a rate of 0 means paused; reverse play is not listening); above
-    /// ``PlayerListening/maxRate``: that maximum.
+    /// ``PlayerListening/maximumRate``: that maximum.
     case rate(Double)
     /// The player's `Seeked` signal, with its new position in microseconds. A seek adds nothing;
     /// back to near the start after a qualifying listen, it starts a new listen (quirk 22); to

@@ -56,7 +56,7 @@ public struct PlayerListening: Sendable {
     /// track instead (2 s: players fill in within a few hundred ms).
     public static let fillInWindow: Microseconds = 2_000_000
     /// The fastest rate counted (16×); faster rates count as this.
-    public static let maxRate: Double = 16
+    public static let maximumRate: Double = 16
     /// The default time between checkpoints of a long listen while it plays (5 minutes).
     public static let defaultCheckpointInterval: Microseconds = 300_000_000
     /// How long a listen is heard before it is first written, unless its threshold comes sooner (5 s).
@@ -309,7 +309,7 @@ public struct PlayerListening: Sendable {
     }
 
     private mutating func told(position value: Microseconds, at now: Microseconds) {
-        position = (0...TrackMetadata.Limits.maxLength).contains(value) ? (value, now) : nil
+        position = (0...TrackMetadata.Limits.maximumLength).contains(value) ? (value, now) : nil
     }
 
     /// Ends the listen when the player is Paused at the end of its track: the track ended.
@@ -485,11 +485,11 @@ public struct PlayerListening: Sendable {
         return Clock.microseconds((Double(media) / rate).rounded(.up))
     }
 
-    /// The rate counted for a player's `Rate`: `nil` (ignored) for NaN, 0 for ≤ 0, at most ``maxRate``.
+    /// The rate counted for a player's `Rate`: `nil` (ignored) for NaN, 0 for ≤ 0, at most ``maximumRate``.
     static func countedRate(_ raw: Double) -> Double? {
         if raw.isNaN { return nil }
         if raw <= 0 { return 0 }
-        return min(raw, maxRate)
+        return min(raw, maximumRate)
     }
 }
 

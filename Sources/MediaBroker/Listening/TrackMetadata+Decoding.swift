@@ -28,7 +28,7 @@ extension TrackMetadata {
     ///   `s` (quirk 1) — non-string elements are skipped;
     /// - `mpris:trackid` accepts `o` or `s` (quirk 3);
     /// - `mpris:length` accepts any integer type, `d`, or a numeric string, in microseconds; a value
-    ///   that is ≤ 0, below ``Limits/minLength`` or above ``Limits/maxLength`` is unknown (quirk 2);
+    ///   that is ≤ 0, below ``Limits/minimumLength`` or above ``Limits/maximumLength`` is unknown (quirk 2);
     /// - `mediabroker:exclude` excludes unless it reads as false (see ``excludeFlag(_:)``);
     /// - variants are unwrapped at any depth.
     ///
@@ -60,10 +60,10 @@ extension TrackMetadata {
         TrackMetadata(
             cleanedTrackID: values[.trackID].flatMap(text).flatMap(cleanTrackID),
             title: values[.title].flatMap(text).flatMap(cleanText),
-            artists: list(values[.artist], max: Limits.maxArtists),
+            artists: list(values[.artist], max: Limits.maximumArtists),
             album: values[.album].flatMap(text).flatMap(cleanText),
-            albumArtists: list(values[.albumArtist], max: Limits.maxArtists),
-            genres: list(values[.genre], max: Limits.maxGenres),
+            albumArtists: list(values[.albumArtist], max: Limits.maximumArtists),
+            genres: list(values[.genre], max: Limits.maximumGenres),
             url: values[.url].flatMap(text).flatMap(cleanURL),
             length: values[.length].flatMap(microseconds).flatMap(plausibleLength),
             isExcluded: values[.exclude].map(excludeFlag) ?? false,

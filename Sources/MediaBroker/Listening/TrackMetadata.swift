@@ -1,4 +1,4 @@
-import AssetContract
+public import AssetContract
 
 /// What a player says it is playing: the MPRIS `Metadata` keys the broker uses, read leniently and
 /// bounded (see ``Limits``).
@@ -101,23 +101,23 @@ public struct TrackMetadata: Sendable, Hashable {
         /// UTF-8 bytes kept of a title, an album, and each artist, album artist and genre. Cut at a
         /// `Character` boundary. (mpris-scrobbler drops titles ≥ 384 B; real titles with featured
         /// artists and RTL or emoji text stay well under 1 KiB.) The asset contract's limit.
-        public static let maxTextBytes = AssetContract.maximumTextBytes
+        public static let maximumTextBytes = AssetContract.maximumTextBytes
         /// UTF-8 bytes kept of a track id.
-        public static let maxTrackIDBytes = 1024
+        public static let maximumTrackIDBytes = 1024
         /// UTF-8 bytes of the longest URL kept; a longer one is absent.
-        public static let maxURLBytes = 4096
+        public static let maximumURLBytes = 4096
         /// Artists (and album artists) kept per track, the first ones in order. mpris-scrobbler
         /// asserts on more than 8; classical recordings and compilations list dozens.
-        public static let maxArtists = AssetContract.maximumArtists
+        public static let maximumArtists = AssetContract.maximumArtists
         /// Genres kept per track.
-        public static let maxGenres = 16
+        public static let maximumGenres = 16
         /// The shortest length believed: shorter is unknown. A length below one second is what a
         /// player sending milliseconds (a DeaDBeeF plugin) produces for tracks up to 16 minutes,
         /// and no track that could qualify as a listen is that short.
-        public static let minLength: Microseconds = 1_000_000
+        public static let minimumLength: Microseconds = 1_000_000
         /// The longest length believed (one week): longer is unknown. The longest audiobooks run
         /// for a few days.
-        public static let maxLength: Microseconds = 7 * 24 * 3600 * 1_000_000
+        public static let maximumLength: Microseconds = 7 * 24 * 3600 * 1_000_000
     }
 
     /// A metadata value from its fields, cleaned and bounded exactly as ``decode(_:)-(DBusValue)``
@@ -130,9 +130,9 @@ public struct TrackMetadata: Sendable, Hashable {
         self.init(
             cleanedTrackID: trackID.flatMap(Self.cleanTrackID),
             title: title.flatMap(Self.cleanText),
-            artists: Self.cleanList(artists, max: Limits.maxArtists), album: album.flatMap(Self.cleanText),
-            albumArtists: Self.cleanList(albumArtists, max: Limits.maxArtists),
-            genres: Self.cleanList(genres, max: Limits.maxGenres), url: url.flatMap(Self.cleanURL),
+            artists: Self.cleanList(artists, max: Limits.maximumArtists), album: album.flatMap(Self.cleanText),
+            albumArtists: Self.cleanList(albumArtists, max: Limits.maximumArtists),
+            genres: Self.cleanList(genres, max: Limits.maximumGenres), url: url.flatMap(Self.cleanURL),
             length: length.flatMap(Self.plausibleLength), isExcluded: isExcluded, artURL: artURL.flatMap(Self.boundedArtURL))
     }
 
@@ -162,13 +162,13 @@ public struct TrackMetadata: Sendable, Hashable {
 // MARK: - Cleaning
 
 extension TrackMetadata {
-    static func cleanText(_ text: String) -> String? { BoundedText.clean(text, maxBytes: Limits.maxTextBytes) }
+    static func cleanText(_ text: String) -> String? { BoundedText.clean(text, maxBytes: Limits.maximumTextBytes) }
 
-    static func cleanTrackID(_ text: String) -> String? { BoundedText.clean(text, maxBytes: Limits.maxTrackIDBytes) }
+    static func cleanTrackID(_ text: String) -> String? { BoundedText.clean(text, maxBytes: Limits.maximumTrackIDBytes) }
 
     static func cleanURL(_ text: String) -> String? {
-        guard text.utf8.count <= Limits.maxURLBytes + 64 else { return nil }  // cheap reject before cleaning
-        guard let url = BoundedText.clean(text, maxBytes: Limits.maxURLBytes + 1), url.utf8.count <= Limits.maxURLBytes
+        guard text.utf8.count <= Limits.maximumURLBytes + 64 else { return nil }  // cheap reject before cleaning
+        guard let url = BoundedText.clean(text, maxBytes: Limits.maximumURLBytes + 1), url.utf8.count <= Limits.maximumURLBytes
         else { return nil }
         return url
     }
@@ -193,6 +193,6 @@ extension TrackMetadata {
 
     /// `length` when it is a believable track length, else `nil` (unknown).
     static func plausibleLength(_ length: Microseconds) -> Microseconds? {
-        (Limits.minLength...Limits.maxLength).contains(length) ? length : nil
+        (Limits.minimumLength...Limits.maximumLength).contains(length) ? length : nil
     }
 }

@@ -1,3 +1,5 @@
+public import AssetContract
+
 /// Microseconds since the Unix epoch (UTC) — the contract's unit for every instant on the wire.
 public typealias Microseconds = Int64
 
@@ -5,23 +7,11 @@ public typealias Microseconds = Int64
 ///
 /// Strings are never empty: an empty value is stored as `nil` (the contract's "absent key").
 public struct MediaAsset: Sendable, Hashable {
-    /// Where an asset came from, as the contract's `source` key spells it.
-    public struct Source: RawRepresentable, Sendable, Hashable {
-        public var rawValue: String
-        public init(rawValue: String) { self.rawValue = rawValue }
-        public static let mpris = Source(rawValue: "mpris")
-        public static let donation = Source(rawValue: "donation")
-    }
+    /// Where an asset came from (``MediaSource``).
+    public typealias Source = MediaSource
 
-    /// What kind of media it was, when the metadata tells; never a guess.
-    public struct Kind: RawRepresentable, Sendable, Hashable {
-        public var rawValue: String
-        public init(rawValue: String) { self.rawValue = rawValue }
-        public static let music = Kind(rawValue: "music")
-        public static let podcast = Kind(rawValue: "podcast")
-        public static let audiobook = Kind(rawValue: "audiobook")
-        public static let video = Kind(rawValue: "video")
-    }
+    /// What kind of media it was (``MediaKind``), when the metadata tells; never a guess.
+    public typealias Kind = MediaKind
 
     /// Identifier in the store; `nil` until the asset has been stored.
     public var id: Int64?

@@ -21,7 +21,7 @@ enum LateStart {
         now: Microseconds
     ) -> Microseconds? {
         guard Clock.elapsed(from: metAt, to: now) <= window, let position, position > 0, rate > 0,
-              position < Clock.add(length ?? TrackMetadata.Limits.maxLength, -PlayerListening.endOfTrackWindow),
+              position < Clock.add(length ?? TrackMetadata.Limits.maximumLength, -PlayerListening.endOfTrackWindow),
               Double(position) / rate <= Double(longest)
         else { return nil }
         return max(Clock.add(now, -Clock.microseconds(Double(position) / rate)), min(followingSince, now))

@@ -1,3 +1,4 @@
+import Clocks
 import SwiftDBus
 
 /// Follows every MPRIS player on the bus: the runtime of ``PlayersCore``. It subscribes to the

@@ -1,3 +1,4 @@
+import Clocks
 import SwiftDBus
 
 /// The policy of following MPRIS players, with no bus, no disk and no timer in it: it takes what
@@ -15,17 +16,17 @@ final class PlayersCore {
     static let playerInterface: InterfaceName = "org.mpris.MediaPlayer2.Player"
     static let rootInterface: InterfaceName = "org.mpris.MediaPlayer2"
     /// Bounds on what other processes can make the broker hold. A connection's names beyond
-    /// ``maxNamesPerConnection`` and players beyond ``maxPlayers`` are not followed, with one log line
+    /// ``maximumNamesPerConnection`` and players beyond ``maximumPlayers`` are not followed, with one log line
     /// each time a limit is first hit (not one per name or signal).
-    /// - ``maxNamesPerConnection``: a browser owns one per window or tab group, rarely more than a handful.
-    /// - ``maxPlayers``: connections followed at once.
-    static let maxNamesPerConnection = 64
-    static let maxPlayers = 256
+    /// - ``maximumNamesPerConnection``: a browser owns one per window or tab group, rarely more than a handful.
+    /// - ``maximumPlayers``: connections followed at once.
+    static let maximumNamesPerConnection = 64
+    static let maximumPlayers = 256
     /// Finished listens one player may have held while its app is being found (see `perform`).
-    static let maxHeldListens = 256
+    static let maximumHeldListens = 256
     /// Art bytes held across all players until their listens are written: beyond, new art is not
     /// kept (a flood of tracks with large art cannot grow the broker).
-    static let maxPendingArtworkBytes = 32 << 20
+    static let maximumPendingArtworkBytes = 32 << 20
     /// Signals between two checks of who is on the bus (see ``countSignal()``).
     static let signalsBetweenNameChecks = 1_000
 
@@ -275,10 +276,10 @@ final class PlayersCore {
         guard !new.isEmpty else { return }
         if let player = players[new] {
             forgetLastSignal(of: player)
-            guard player.busNames.count < Self.maxNamesPerConnection else {
+            guard player.busNames.count < Self.maximumNamesPerConnection else {
                 if !player.loggedNameLimit {
                     player.loggedNameLimit = true
-                    log(.warning, "\(new) owns more than \(Self.maxNamesPerConnection) MPRIS names; not following the rest")
+                    log(.warning, "\(new) owns more than \(Self.maximumNamesPerConnection) MPRIS names; not following the rest")
                 }
                 return
             }
@@ -286,10 +287,10 @@ final class PlayersCore {
             player.busNames.insert(name)
             return
         }
-        guard players.count < Self.maxPlayers else {
+        guard players.count < Self.maximumPlayers else {
             if !loggedPlayerLimit {
                 loggedPlayerLimit = true
-                log(.warning, "already following \(Self.maxPlayers) players; not following new ones until some leave")
+                log(.warning, "already following \(Self.maximumPlayers) players; not following new ones until some leave")
             }
             return
         }
@@ -311,7 +312,7 @@ final class PlayersCore {
         cancelTimers(of: player)
         pendingArtworkBytes -= player.art.pendingBytes
         players[player.uniqueName] = nil
-        if players.count < Self.maxPlayers { loggedPlayerLimit = false }
+        if players.count < Self.maximumPlayers { loggedPlayerLimit = false }
     }
 
     /// A read found no connection under the player's unique name: it is gone, for good (a unique
@@ -601,8 +602,8 @@ final class PlayersCore {
         player.waitingForApp.hold(effect, settings: recorder.privacy)
         // Finished listens qualified and are never dropped, so they are what a flood could pile
         // up: past a bound the app is resolved now, from the clues at hand.
-        if player.waitingForApp.finishedCount >= Self.maxHeldListens {
-            log(.warning, "\(player.uniqueName) finished \(Self.maxHeldListens) listens before its app was known; resolving it now")
+        if player.waitingForApp.finishedCount >= Self.maximumHeldListens {
+            log(.warning, "\(player.uniqueName) finished \(Self.maximumHeldListens) listens before its app was known; resolving it now")
             resolveNowIfPending(player)
         }
     }
@@ -662,7 +663,7 @@ final class PlayersCore {
 
     private func secured(_ artwork: SecuredArtwork, from url: String, for player: FollowedPlayer) {
         guard let folder = artworkFolder else { return }
-        guard pendingArtworkBytes + artwork.bytes.count <= Self.maxPendingArtworkBytes else {
+        guard pendingArtworkBytes + artwork.bytes.count <= Self.maximumPendingArtworkBytes else {
             return log(.debug, "not keeping art from \(player.uniqueName): \(pendingArtworkBytes) bytes of art wait already")
         }
         pendingArtworkBytes += artwork.bytes.count - player.art.secured(artwork, from: url, folder: folder)

@@ -15,7 +15,7 @@
 struct TwinRule {
     /// Recorded listens remembered: at most this many, and none that ended more than
     /// ``memorySpan`` ago.
-    static let maxRemembered = 512
+    static let maximumRemembered = 512
     static let memorySpan: Microseconds = 3_600_000_000
 
     /// A listen in progress on another player, as the rule weighs it.
@@ -24,7 +24,7 @@ struct TwinRule {
         var isProxy: Bool
     }
 
-    private var remembered = TwinMemory(capacity: TwinRule.maxRemembered)
+    private var remembered = TwinMemory(capacity: TwinRule.maximumRemembered)
 
     /// Whether `listen`, finished now on `player`, is a twin and must not be recorded.
     /// `othersPlaying` (the other players' listens in progress) is asked only for a proxy.

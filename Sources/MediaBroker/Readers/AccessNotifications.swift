@@ -1,3 +1,4 @@
+import Clocks
 import SwiftDBus
 
 /// Puts `RequestAccess` questions to the person through the desktop's notification service

@@ -1,3 +1,4 @@
+import Clocks
 import AssetContract
 internal import Glibc
 import SwiftDBus

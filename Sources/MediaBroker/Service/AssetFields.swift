@@ -115,7 +115,7 @@ struct AssetAnnouncement: MessageArguments {
 
 extension MediaAsset {
     /// The most bytes of artist names one asset carries (the names kept whole, in order). Titles,
-    /// albums and names are already cut to `TrackMetadata.Limits.maxTextBytes`; 64 artists of that
+    /// albums and names are already cut to `TrackMetadata.Limits.maximumTextBytes`; 64 artists of that
     /// size would make one asset 130 KB on the wire, twice (`artists` and `artist`), and a full
     /// `RecentMedia` page of 1000 such assets larger than a bus will carry.
     public static let maximumArtistBytes = 4096

@@ -1,3 +1,4 @@
+import Clocks
 import SwiftDBus
 
 /// `Donate`: an app hands the broker a listen it vouches for. A host process donates in the name it

@@ -1,3 +1,4 @@
+import Clocks
 import SwiftDBus
 
 /// Deletes from the history: what the person asks to forget (`Purge`) and what is older than the

@@ -4,7 +4,7 @@ import SwiftDBus
 /// Writes what the broker records — players' listens and apps' donations — and announces each
 /// asset once it is on disk. A track change runs one way through it: the tracker hands over the
 /// store work of one event (``carryOut(_:)``), which goes to the store as one unit; the store's
-/// answer comes back here (``RecordingQueue``), and a new asset goes to the ``Announcer``.
+/// answer comes back here (``RecordingFollowUp``), and a new asset goes to the ``Announcer``.
 ///
 /// When the store fails for a reason that may pass (``StoreError/isTransient``: a full or
 /// read-only disk), an asset is kept in memory and tried again with a growing delay.
@@ -19,7 +19,7 @@ final class HistoryWriter: @unchecked Sendable {
     private let eraser: HistoryEraser
     private let log: Log
     /// Records on their way to the store, and those waiting for it to take them again.
-    private var recording = RecordingQueue()
+    private var recording = RecordingFollowUp()
     private var retryTimer: TimerToken?
 
     init(connection: BusConnection, store: HistoryStore, announcer: Announcer, eraser: HistoryEraser, log: Log) {
@@ -66,10 +66,10 @@ final class HistoryWriter: @unchecked Sendable {
             completion?(.failure(.sqlite(SQLiteError(code: .constraint, message: "the app id breaks the rule, or the title is empty"))))
             return
         }
-        attempt(RecordingQueue.Record(asset: bounded, openKey: openKey, completion: completion))
+        attempt(RecordingFollowUp.Record(asset: bounded, openKey: openKey, completion: completion))
     }
 
-    private func attempt(_ record: RecordingQueue.Record) {
+    private func attempt(_ record: RecordingFollowUp.Record) {
         let answered: @Sendable (Result<InsertOutcome, StoreError>) -> Void = { [self] result in
             connection.loop.execute { [self] in
                 recording.answered(result, for: record) { carryOut($0, for: record, result) }
@@ -82,7 +82,7 @@ final class HistoryWriter: @unchecked Sendable {
         }
     }
 
-    private func carryOut(_ step: RecordingQueue.Step, for record: RecordingQueue.Record, _ result: Result<InsertOutcome, StoreError>) {
+    private func carryOut(_ step: RecordingFollowUp.Step, for record: RecordingFollowUp.Record, _ result: Result<InsertOutcome, StoreError>) {
         switch step {
         case .announce(let stored):
             log.debug("recorded \"\(stored.title)\" from \(stored.appID)")

@@ -14,9 +14,9 @@
 /// — nothing of it is kept, and each write of the group runs again alone,
 /// in its own transaction, as if there were no grouping: every completion then tells its own write's
 /// fate. A failure so costs one commit per write of its group. Undoing a failing write alone would
-/// take a savepoint around every write, and savepoints cost a quarter of the store thread's work on a
-/// track change (callgrind: every page a write touches is copied to the sub-journal first) — paid
-/// on every write, for failures that almost never happen.
+/// take a savepoint around every write, and a savepoint copies every page a write touches to the
+/// sub-journal first (docs/performance.md, track_change, says what that costs) — paid on every
+/// write, for failures that almost never happen.
 ///
 /// A job of kind `.alone` (a read, a purge) ends the group before it: the writes before it are
 /// committed and their completions run first, so it sees them, as the submission order promises.

@@ -1,3 +1,4 @@
+import Clocks
 /// Listens in progress, checkpointed so that a crash loses none (issue 3).
 extension HistoryStore {
     /// Writes the checkpoint of a listen in progress under `key` (replacing any earlier one);

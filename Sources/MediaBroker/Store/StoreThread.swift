@@ -1,3 +1,5 @@
+import Locking
+import Clocks
 internal import Glibc
 
 /// The store's own thread: it owns the database and runs jobs one at a time, in submission order.
@@ -5,17 +7,14 @@ internal import Glibc
 /// Why a thread of its own rather than an actor or the cooperative pool: every job may block on
 /// `fsync` or on another process's lock for milliseconds to seconds. Blocking a cooperative thread
 /// stalls unrelated tasks (on 2 cores, half the pool), and the daemon's D-Bus loop must never wait on
-/// disk. A dedicated thread that sleeps in `pthread_cond_wait` when idle costs no wake-ups and no CPU,
-/// and confines the `NOMUTEX` connection to one thread by construction.
+/// disk. A dedicated thread that sleeps on a condition variable when idle costs no wake-ups and no
+/// CPU, and confines the `NOMUTEX` connection to one thread by construction.
 ///
-/// The queue is guarded by a `pthread_mutex_t`, not `Synchronization.Mutex`: on Linux that `Mutex`
-/// is a futex inside an uninstrumented library, which ThreadSanitizer cannot see, so every access it
-/// guards is reported as a race — and the suite must pass under `--sanitize=thread` (issue 6).
-/// ThreadSanitizer intercepts the pthread calls and understands them.
+/// The queue is guarded by a ``ThreadLock`` (a pthread mutex ThreadSanitizer sees, so the suite
+/// passes under `--sanitize=thread`, issue 6).
 // @unchecked Sendable: `jobs`, `jobsSomeoneWaitsOn`, `inCommitWindow`, `accepting`, `finished`,
-// `worker` and `collector` are only read or written with `mutex` held; the mutex and conditions
-// are allocated in init and destroyed in deinit, and the pthread calls on them are safe from any
-// thread; the database is only reachable from the store thread (it travels there inside `Start`).
+// `worker` and `collector` are only read or written with `mutex` held; the database is only
+// reachable from the store thread (it travels there inside `Start`).
 final class StoreThread: @unchecked Sendable {
     /// A unit of work. It runs on the store thread with the database and answers whether it failed
     /// and what to do once its writes are committed (call its completion); it never calls the
@@ -48,12 +47,14 @@ final class StoreThread: @unchecked Sendable {
         var finish: (StoreError?) -> Void
     }
 
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let mutex = ThreadLock()
     /// Signalled when a job arrives in an empty queue, when a job someone waits on or a full group
     /// arrives during a commit window, and when a unit ends empty; broadcast when the store closes.
-    private let workAvailable: UnsafeMutablePointer<pthread_cond_t>
+    /// Commit windows are timed waits on it, measured on the monotonic clock, so setting the wall
+    /// clock neither stretches nor skips one.
+    private let workAvailable = ThreadCondition(monotonic: true)
     /// Broadcast once the thread has closed the database.
-    private let closed: UnsafeMutablePointer<pthread_cond_t>
+    private let closed = ThreadCondition()
 
     private var jobs: [Job] = []
     /// How many of `jobs` someone waits on (`mayWait == false`): any one of them ends a commit window.
@@ -85,18 +86,6 @@ final class StoreThread: @unchecked Sendable {
     /// a store dropped from its own thread could never join itself).
     init(database: HistoryDatabase, commitWindow: Duration) throws(StoreError) {
         self.commitWindow = commitWindow
-        mutex = .allocate(capacity: 1)
-        workAvailable = .allocate(capacity: 1)
-        closed = .allocate(capacity: 1)
-        pthread_mutex_init(mutex, nil)
-        // Commit windows are timed waits on `workAvailable`: measured on the monotonic clock, so
-        // setting the wall clock neither stretches nor skips one.
-        var attributes = pthread_condattr_t()
-        pthread_condattr_init(&attributes)
-        pthread_condattr_setclock(&attributes, clockid_t(CLOCK_MONOTONIC))
-        pthread_cond_init(workAvailable, &attributes)
-        pthread_condattr_destroy(&attributes)
-        pthread_cond_init(closed, nil)
         let start = Unmanaged.passRetained(Start(thread: self, database: database))
         var thread = pthread_t()
         let rc = pthread_create(&thread, nil, { raw in
@@ -111,20 +100,9 @@ final class StoreThread: @unchecked Sendable {
         pthread_detach(thread)
     }
 
-    deinit {
-        pthread_cond_destroy(closed)
-        pthread_cond_destroy(workAvailable)
-        pthread_mutex_destroy(mutex)
-        closed.deallocate()
-        workAvailable.deallocate()
-        mutex.deallocate()
-    }
-
     /// Runs `body` with the mutex held.
     private func locked<T>(_ body: () -> T) -> T {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return body()
+        mutex.withLock(body)
     }
 
     /// Runs the job loop, then lets go of the `Start` — and with it the database, whose connection
@@ -174,34 +152,34 @@ final class StoreThread: @unchecked Sendable {
         var lastBatchEnded = MonotonicClock.microseconds
         /// When the window opened by the last commit closes; `nil` before the first commit.
         var windowCloses: timespec?
-        pthread_mutex_lock(mutex)
+        mutex.lock()
         worker = pthread_self()
         while true {
             if jobs.isEmpty && drained >= Self.trimAfterBacklog && noJobCame(within: Self.quietBeforeTrim) {
-                pthread_mutex_unlock(mutex)
+                mutex.unlock()
                 _ = Self.mallocTrim?(0)
-                pthread_mutex_lock(mutex)
+                mutex.lock()
                 drained = 0
             }
             if jobs.isEmpty {
                 // A unit still being gathered is let in even after a shutdown began: its jobs were accepted.
-                while jobs.isEmpty && (accepting || collector != nil) { pthread_cond_wait(workAvailable, mutex) }
+                while jobs.isEmpty && (accepting || collector != nil) { workAvailable.wait(mutex) }
                 // A quiet spell ends a burst: the jobs before it do not count towards a trim.
                 if MonotonicClock.microseconds - lastBatchEnded >= Self.quietBeforeTrim.wholeMicroseconds { drained = 0 }
             }
             if jobs.isEmpty { break }
-            if var closes = windowCloses { waitOutCommitWindow(until: &closes) }
+            if let closes = windowCloses { waitOutCommitWindow(until: closes) }
             swap(&jobs, &batch)
             jobsSomeoneWaitsOn = 0
-            pthread_mutex_unlock(mutex)
+            mutex.unlock()
             let committed = GroupCommit(database: database).run(batch)
             if committed, commitWindow > .zero { windowCloses = MonotonicClock.now.adding(commitWindow) }
             drained += batch.count
             batch.removeAll(keepingCapacity: true)
             lastBatchEnded = MonotonicClock.microseconds
-            pthread_mutex_lock(mutex)
+            mutex.lock()
         }
-        pthread_mutex_unlock(mutex)
+        mutex.unlock()
         // SQLite checkpoints by itself when the last connection to the file closes, but the
         // `HistoryReader`'s connection may outlive this one: the WAL is emptied into the database here.
         database.truncateWAL()
@@ -209,17 +187,17 @@ final class StoreThread: @unchecked Sendable {
 
     /// With `mutex` held and the queue empty: waits up to `quiet` for a job; whether none came.
     private func noJobCame(within quiet: Duration) -> Bool {
-        var deadline = MonotonicClock.now.adding(quiet)
-        while jobs.isEmpty, accepting || collector != nil, pthread_cond_timedwait(workAvailable, mutex, &deadline) == 0 {}
+        let deadline = MonotonicClock.now.adding(quiet)
+        while jobs.isEmpty, accepting || collector != nil, workAvailable.wait(mutex, until: deadline) {}
         return jobs.isEmpty
     }
 
     /// With `mutex` held and jobs queued: waits until `closes` while only writes no one waits on are
     /// queued, the group is not full and the store is open (see `runJobs`).
-    private func waitOutCommitWindow(until closes: inout timespec) {
+    private func waitOutCommitWindow(until closes: timespec) {
         inCommitWindow = true
         while accepting, jobsSomeoneWaitsOn == 0, jobs.count < GroupCommit.maximumGroup,
-              pthread_cond_timedwait(workAvailable, mutex, &closes) == 0 {}
+              workAvailable.wait(mutex, until: closes) {}
         inCommitWindow = false
     }
 
@@ -232,7 +210,7 @@ final class StoreThread: @unchecked Sendable {
     private func markFinished() {
         locked {
             finished = true
-            pthread_cond_broadcast(closed)
+            closed.broadcast()
         }
     }
 
@@ -260,7 +238,7 @@ final class StoreThread: @unchecked Sendable {
         let someoneWaits = arriving.count { !$0.mayWait }
         jobsSomeoneWaitsOn += someoneWaits
         if wasEmpty || (inCommitWindow && (someoneWaits > 0 || jobs.count >= GroupCommit.maximumGroup)) {
-            pthread_cond_signal(workAvailable)
+            workAvailable.signal()
         }
     }
 
@@ -286,7 +264,7 @@ final class StoreThread: @unchecked Sendable {
                 for index in held.indices { held[index].mayWait = true }
             }
             // Also when nothing was held: a shutdown meanwhile leaves the thread waiting for this unit.
-            if held.isEmpty { pthread_cond_signal(workAvailable) } else { enqueue(held) }
+            if held.isEmpty { workAvailable.signal() } else { enqueue(held) }
         }
     }
 
@@ -303,10 +281,10 @@ final class StoreThread: @unchecked Sendable {
                 jobs.append(contentsOf: collector.jobs)
                 self.collector = nil
             }
-            pthread_cond_broadcast(workAvailable)
+            workAvailable.broadcast()
             let onStoreThread = worker.map { pthread_equal($0, pthread_self()) != 0 } ?? false
             guard wait, !onStoreThread else { return }
-            while !finished { pthread_cond_wait(closed, mutex) }
+            while !finished { closed.wait(mutex) }
         }
     }
 }

@@ -1,44 +1,29 @@
 internal import Glibc
+import Locking
 
 /// One thread for work that may block on the disk — resolving apps (desktop files, icon
 /// directories), reading the history — so that the bus loop and the cooperative pool never wait for
 /// it. Created on the first job, it runs jobs in submission order and sleeps in
-/// `pthread_cond_wait` when the queue is empty: no timer, no wake-ups. The queue is guarded by a
-/// `pthread_mutex_t` (not `Synchronization.Mutex`) so that ThreadSanitizer sees the locking, as in
-/// `StoreThread`.
+/// a condition variable when the queue is empty: no timer, no wake-ups. The queue is guarded by a
+/// ``ThreadLock``, as in `StoreThread`.
 // @unchecked Sendable: `jobs`, `started` and `accepting` are only touched with `mutex` held; the
-// mutex and condition are created in init and destroyed in deinit, which runs only once the thread
-// has let go of its reference (it holds one while it runs).
+// thread holds a reference to this object while it runs.
 final class WorkerThread: @unchecked Sendable {
     typealias Job = @Sendable () -> Void
 
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private let workAvailable: UnsafeMutablePointer<pthread_cond_t>
+    private let mutex = ThreadLock()
+    private let workAvailable = ThreadCondition()
     private var jobs: [Job] = []
     private var started = false
     private var accepting = true
-
-    init() {
-        mutex = .allocate(capacity: 1)
-        workAvailable = .allocate(capacity: 1)
-        pthread_mutex_init(mutex, nil)
-        pthread_cond_init(workAvailable, nil)
-    }
-
-    deinit {
-        pthread_cond_destroy(workAvailable)
-        pthread_mutex_destroy(mutex)
-        workAvailable.deallocate()
-        mutex.deallocate()
-    }
 
     /// Queues `job`, starting the thread if this is the first; `false` when the job could not run
     /// (after `shutdown`, or when no thread could be created).
     ///
     /// The corresponding C calls are `pthread_create` and `pthread_detach`.
     func submit(_ job: @escaping Job) -> Bool {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        mutex.lock()
+        defer { mutex.unlock() }
         guard accepting else { return false }
         if !started {
             let context = Unmanaged.passRetained(self)
@@ -56,30 +41,30 @@ final class WorkerThread: @unchecked Sendable {
             started = true
         }
         jobs.append(job)
-        if jobs.count == 1 { pthread_cond_signal(workAvailable) }
+        if jobs.count == 1 { workAvailable.signal() }
         return true
     }
 
     /// Stops taking jobs; the thread runs what is queued, then exits. Never waits.
     func shutdown() {
-        pthread_mutex_lock(mutex)
-        accepting = false
-        pthread_cond_broadcast(workAvailable)
-        pthread_mutex_unlock(mutex)
+        mutex.withLock {
+            accepting = false
+            workAvailable.broadcast()
+        }
     }
 
     private func runJobs() {
         var batch: [Job] = []
-        pthread_mutex_lock(mutex)
+        mutex.lock()
         while true {
-            while jobs.isEmpty && accepting { pthread_cond_wait(workAvailable, mutex) }
+            while jobs.isEmpty && accepting { workAvailable.wait(mutex) }
             if jobs.isEmpty { break }
             swap(&jobs, &batch)
-            pthread_mutex_unlock(mutex)
+            mutex.unlock()
             for job in batch { job() }
             batch.removeAll(keepingCapacity: true)
-            pthread_mutex_lock(mutex)
+            mutex.lock()
         }
-        pthread_mutex_unlock(mutex)
+        mutex.unlock()
     }
 }

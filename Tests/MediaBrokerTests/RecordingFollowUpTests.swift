@@ -3,15 +3,15 @@ import Testing
 
 /// What becomes of an asset once the store answered, without a bus or a store: announced when
 /// new, kept and tried again while the disk refuses it, reported when it cannot be stored.
-@Suite("RecordingQueue: recording after the store answers")
-struct RecordingQueueTests {
+@Suite("RecordingFollowUp: recording after the store answers")
+struct RecordingFollowUpTests {
     static let asset = MediaAsset(title: "Song", appID: "org.example.App", started: 1_000, ended: 2_000, listened: 1_000, source: .mpris)
     static let full = StoreError.diskFull(SQLiteError(code: .full, message: "database or disk is full"))
-    static var record: RecordingQueue.Record { RecordingQueue.Record(asset: asset, openKey: ":1.5 1-1", completion: nil) }
+    static var record: RecordingFollowUp.Record { RecordingFollowUp.Record(asset: asset, openKey: ":1.5 1-1", completion: nil) }
 
     @Test("a new asset is announced with its id, then its caller is answered")
     func announced() {
-        var queue = RecordingQueue()
+        var queue = RecordingFollowUp()
         var stored = Self.asset
         stored.id = 42
         #expect(queue.answered(.success(InsertOutcome(id: 42, wasNew: true)), for: Self.record) == [.announce(stored), .complete])
@@ -19,13 +19,13 @@ struct RecordingQueueTests {
 
     @Test("a listen delivered twice is announced once")
     func announcedOnce() {
-        var queue = RecordingQueue()
+        var queue = RecordingFollowUp()
         #expect(queue.answered(.success(InsertOutcome(id: 42, wasNew: false)), for: Self.record) == [.complete])
     }
 
     @Test("after a full disk: kept in memory, one retry timer, no answer to its caller until it is stored")
     func retryAfterFullDisk() {
-        var queue = RecordingQueue()
+        var queue = RecordingFollowUp()
         let first = queue.answered(.failure(Self.full), for: Self.record)
         #expect(first.contains(.armRetry(after: .seconds(1))) && !first.contains(.complete))
         #expect(queue.answered(.failure(Self.full), for: Self.record) == [])
@@ -37,8 +37,8 @@ struct RecordingQueueTests {
 
     @Test("past the bound the record is dropped, said at error level, and its caller hears the failure")
     func dropped() {
-        var queue = RecordingQueue()
-        for _ in 0..<RetryQueue<RecordingQueue.Record>.maximum { _ = queue.answered(.failure(.readOnly(SQLiteError(code: .readOnly, message: "read-only"))), for: Self.record) }
+        var queue = RecordingFollowUp()
+        for _ in 0..<RetryQueue<RecordingFollowUp.Record>.maximum { _ = queue.answered(.failure(.readOnly(SQLiteError(code: .readOnly, message: "read-only"))), for: Self.record) }
         let steps = queue.answered(.failure(.readOnly(SQLiteError(code: .readOnly, message: "read-only"))), for: Self.record)
         #expect(steps.count == 2 && steps.last == .complete)
         #expect(steps.contains { if case .log(.error, let line) = $0 { line.contains("dropped") } else { false } })
@@ -46,7 +46,7 @@ struct RecordingQueueTests {
 
     @Test("a failure that will not pass is reported at once, not retried")
     func notTransient() {
-        var queue = RecordingQueue()
+        var queue = RecordingFollowUp()
         let steps = queue.answered(.failure(.closed), for: Self.record)
         #expect(steps.count == 2 && steps.last == .complete)
         #expect(queue.retry.waiting.isEmpty)
@@ -54,9 +54,9 @@ struct RecordingQueueTests {
 
     @Test("stopping gives back what waits, with one line counting the listens the next start finishes")
     func stopping() {
-        var queue = RecordingQueue()
+        var queue = RecordingFollowUp()
         _ = queue.answered(.failure(Self.full), for: Self.record)
-        _ = queue.answered(.failure(Self.full), for: RecordingQueue.Record(asset: Self.asset, openKey: nil, completion: nil))
+        _ = queue.answered(.failure(Self.full), for: RecordingFollowUp.Record(asset: Self.asset, openKey: nil, completion: nil))
         let (lost, line) = queue.stop()
         #expect(lost.count == 2)
         #expect(line?.contains("2 assets") == true && line?.contains("1 of them listens") == true)
@@ -64,7 +64,7 @@ struct RecordingQueueTests {
     }
 }
 
-extension RecordingQueue {
+extension RecordingFollowUp {
     /// The steps for the store's answer, in order.
     mutating func answered(_ result: Result<InsertOutcome, StoreError>, for record: Record) -> [Step] {
         var steps: [Step] = []

@@ -3,8 +3,8 @@ import Glibc
 #endif
 
 /// The wall clock in the contract's unit: microseconds since the Unix epoch.
-enum WallClock {
-    static var now: Microseconds {
+public enum WallClock {
+    public static var now: Int64 {
         var spec = timespec()
         clock_gettime(CLOCK_REALTIME, &spec)
         return Int64(spec.tv_sec) * 1_000_000 + Int64(spec.tv_nsec) / 1000

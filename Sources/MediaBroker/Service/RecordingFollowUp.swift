@@ -1,7 +1,7 @@
 /// What becomes of an asset once the store answered: announced when it is new, kept and tried
 /// again when the disk refuses it for now (``RetryQueue``), reported otherwise. Pure: it hands
 /// over the steps; the caller sends, arms and completes.
-struct RecordingQueue {
+struct RecordingFollowUp {
     /// An asset on its way to the store, and who waits for it (a `Donate` caller gets its id only
     /// for an asset on disk).
     struct Record {
