@@ -30,11 +30,6 @@ final class FollowedPlayer {
     /// it trims, a length it rejects either way — is no new track either, so it starts no re-read.
     var lastMetadata: TrackMetadata?
     var lastRate: DBusValue?
-    /// The body of the last `PropertiesChanged` applied, kept only while nothing else has reached
-    /// this player. The same body again then changes nothing — its metadata, rate and status are
-    /// the player's already, and it starts no read — so it is dropped without decoding (floods,
-    /// quirk 8).
-    var lastSignal: MessageBody?
     /// The name limit was hit and logged for this connection.
     var loggedNameLimit = false
     /// The art it showed lately (``PlayerArtwork``).

@@ -150,27 +150,17 @@ final class PlayerTracker: @unchecked Sendable, SettingsKeeper.Observer, NameWat
 
     // MARK: Carrying out
 
-    /// Actions handed to the core to fill, reused from one input to the next.
-    private var spareActions: [PlayersCore.Action] = []
-
     /// Hands `input` to the core and carries out what it says; the store work of one input goes to
     /// the writer as one unit (one transaction, shared with the next inputs' while a player floods them).
     private func feed(_ input: PlayersCore.Input) {
-        // A feed while another carries out its actions (an answer given at once) gets a new buffer.
-        var actions = spareActions
-        spareActions = []
-        core.handle(input, into: &actions)
-        // Visited in place, and the store work handed over lazily: an action holding store work
-        // carries a whole asset.
+        let actions = core.handle(input)
         var storesSomething = false
-        for index in actions.indices {
-            if case .store = actions[index] { storesSomething = true } else { perform(actions[index]) }
+        for action in actions {
+            if case .store = action { storesSomething = true } else { perform(action) }
         }
         if storesSomething {
             writer.carryOut(actions.lazy.compactMap { if case .store(let work) = $0 { work } else { nil } })
         }
-        actions.removeAll(keepingCapacity: true)
-        spareActions = actions
         releaseBarriersIfSettled()
     }
 
