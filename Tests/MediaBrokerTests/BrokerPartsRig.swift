@@ -37,10 +37,27 @@ final class BrokerPartsRig: Sendable {
         }
     }
 
-    /// Serves `methods` on the test object, each taking what the caller sends.
-    func serve(_ methods: [ExportedMethod]) async {
-        let object = ExportedObject(path: Self.path, interfaces: [ExportedInterface(name: Self.interface, methods: methods)])
+    /// Serves `methods` on the test object, each taking what the caller sends; with a `gate`, each
+    /// call is admitted by it first, as the broker's object admits its calls.
+    func serve(_ methods: [ExportedMethod], gate: ReaderGate? = nil) async {
+        let interfaces = [ExportedInterface(name: Self.interface, methods: methods)]
+        let object = if let gate {
+            ExportedObject(path: Self.path, interfaces: interfaces) { call, done in gate.admit(call, done: done) }
+        } else {
+            ExportedObject(path: Self.path, interfaces: interfaces)
+        }
         await onBusThread { [connection] in connection.export(object) }
+    }
+
+    /// A reader gate over `settings`, as the broker builds it: the rig's client reads as the host
+    /// (it is this process, the person's own).
+    func gate(_ settings: CurrentSettings) -> ReaderGate {
+        let keeper = SettingsKeeper(connection: connection, store: store, settings: settings, observers: [],
+                                    appOfPlayer: { _ in nil }, log: log)
+        let resolver = AppResolver(environment: [:])
+        let questions = AccessNotifications(connection: connection, settings: settings, keeper: keeper, resolver: resolver, log: log)
+        return ReaderGate(connection: connection, settings: settings, keeper: keeper, arrivals: ConnectionArrivals(),
+                          questions: questions, resolver: resolver, log: log)
     }
 
     /// Calls `member` of the test object from the client.
