@@ -6,7 +6,7 @@ public struct BrokerOptions: Sendable, Equatable {
     public var databasePath: String?
     /// `--min-listen SECONDS`: a flat threshold replacing the Last.fm rule.
     public var minimumListenSeconds: Double?
-    public var logLevel: Log.Level = .info
+    public var logLevel: LogLevel = .info
     /// `--reread-interval SECONDS`, for tests only and left out of `--help`: how often a playing
     /// player is re-read in case it never signals (default 30 s; 0.1…3600).
     public var rereadIntervalSeconds: Double?

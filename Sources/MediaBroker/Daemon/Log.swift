@@ -9,16 +9,11 @@ import Glibc
 ///
 /// Titles and artists are private: they are logged at debug level only.
 public struct Log: Sendable {
-    public enum Level: Int32, Sendable, Comparable {
-        case error = 3, warning = 4, notice = 5, info = 6, debug = 7
-        public static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
-    }
-
     /// The least important level still written.
-    public var threshold: Level
+    public var threshold: LogLevel
     public var prefixesPriority: Bool
 
-    public init(threshold: Level = .info, environment: [String: String]) {
+    public init(threshold: LogLevel = .info, environment: [String: String]) {
         self.threshold = threshold
         self.prefixesPriority = Self.stderrIsJournal(environment: environment)
     }
@@ -63,7 +58,7 @@ public struct Log: Sendable {
     public func info(_ message: @autoclosure () -> String) { write(.info, message()) }
     public func debug(_ message: @autoclosure () -> String) { write(.debug, message()) }
 
-    func write(_ level: Level, _ message: @autoclosure () -> String) {
+    func write(_ level: LogLevel, _ message: @autoclosure () -> String) {
         guard level <= threshold else { return }
         // One line per event: a newline inside a message would split it in the journal.
         let text = message().split(whereSeparator: \.isNewline).joined(separator: " ")

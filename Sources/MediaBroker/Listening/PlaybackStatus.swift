@@ -1,19 +1,8 @@
-public import SwiftDBus
-
 /// A player's MPRIS `PlaybackStatus`.
 public enum PlaybackStatus: String, Sendable, Hashable, CaseIterable {
     case playing = "Playing"
     case paused = "Paused"
     case stopped = "Stopped"
-
-    /// The status an MPRIS `PlaybackStatus` value names: `Playing`, `Paused` or `Stopped`, in any
-    /// letter case, surrounding whitespace ignored, inside any number of variants. Anything else —
-    /// another word, another type — is `nil`: an unknown status, which the caller ignores (the last
-    /// known status stays).
-    public init?(mpris value: DBusValue) {
-        guard case .string(let text) = value.unwrapped else { return nil }
-        self.init(mpris: text)
-    }
 
     /// The status an MPRIS status string names, case-insensitively; `nil` for anything else.
     public init?(mpris text: String) {

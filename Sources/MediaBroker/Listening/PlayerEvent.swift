@@ -1,6 +1,5 @@
-public import SwiftDBus
-
-/// Something that happened to one player, as the D-Bus wiring sees it, or a request about it.
+/// Something that happened to one player, as its MPRIS properties and signals tell it, or a
+/// request about it. (The events MPRIS values make: `MPRISValues.swift`.)
 public enum PlayerEvent: Sendable, Hashable {
     /// `PlaybackStatus` was read or signalled.
     case playbackStatus(PlaybackStatus)
@@ -35,36 +34,4 @@ public enum PlayerEvent: Sendable, Hashable {
     /// Forget the listen in progress without recording it (the app was opted out, Media was
     /// switched off). The track playing now is not recorded; the next listen is.
     case discard
-}
-
-extension PlayerEvent {
-    /// The event for an MPRIS `PlaybackStatus` value; `nil` for an unknown status.
-    public static func playbackStatus(mpris value: DBusValue) -> PlayerEvent? {
-        PlaybackStatus(mpris: value).map(PlayerEvent.playbackStatus)
-    }
-
-    /// The event for an MPRIS `Metadata` value, decoded leniently (``TrackMetadata/decode(_:)-(DBusValue)``).
-    public static func metadata(mpris value: DBusValue) -> PlayerEvent {
-        .metadata(TrackMetadata.decode(value))
-    }
-
-    /// The event for an MPRIS `Rate` value: a `d`, any integer type or a numeric string; `nil` for
-    /// anything else.
-    public static func rate(mpris value: DBusValue) -> PlayerEvent? {
-        switch value.unwrapped {
-        case .double(let rate): return .rate(rate)
-        case .byte, .int16, .uint16, .int32, .uint32, .int64, .uint64:
-            return (try? value.integer(as: Int64.self)).map { .rate(Double($0)) }
-        case .string(let text):
-            guard text.utf8.count <= 40 else { return nil }
-            return Double(BoundedText.trimmed(text[...])).map(PlayerEvent.rate)
-        default: return nil
-        }
-    }
-
-    /// The event for the argument of a `Seeked` signal (`x` µs; any integer type or a numeric string
-    /// is read); `nil` for anything else.
-    public static func seeked(mpris value: DBusValue) -> PlayerEvent? {
-        TrackMetadata.microseconds(value).map { .seeked(position: $0) }
-    }
 }

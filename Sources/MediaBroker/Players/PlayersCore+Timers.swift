@@ -86,7 +86,7 @@ extension PlayersCore {
         ", \((clocks.wall() - player.metAt) / 1000) ms after it was met"
     }
 
-    func log(_ level: Log.Level, _ message: String) {
+    func log(_ level: LogLevel, _ message: String) {
         actions.append(.log(level, message))
     }
 }

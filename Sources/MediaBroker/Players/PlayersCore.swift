@@ -75,7 +75,7 @@ final class PlayersCore {
         case cancel(Timer)
         /// Do this store work; all the store work one input asks for is one unit (one transaction).
         case store(ListenRecorder.StoreWork)
-        case log(Log.Level, String)
+        case log(LogLevel, String)
     }
 
     /// What the core reads from a player.

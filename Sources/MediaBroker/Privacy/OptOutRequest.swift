@@ -1,5 +1,4 @@
 import AssetContract
-import SwiftDBus
 
 /// Who may opt an app out or in, and what that changes. Pure.
 enum OptOutRequest {
@@ -9,13 +8,13 @@ enum OptOutRequest {
         case unchanged
         /// Set the app's opt-out (`nil`: opted in).
         case set(PrivacySettings.OptOutSource?)
-        case refused(BusError)
+        case refused(Refusal)
     }
 
     /// The person opts `appID` out or in (`SetAppOptedOut`): the person decides, so opting in
     /// clears the opt-out whoever made it.
     static func byPerson(appID: String, optedOut: Bool) -> Decision {
-        guard AssetContract.isAppID(appID) else { return .refused(.invalidArgs("'app_id': \(AssetContract.appIDRule)")) }
+        guard AssetContract.isAppID(appID) else { return .refused(Refusal(.invalidArgs, "'app_id': \(AssetContract.appIDRule)")) }
         return .set(optedOut ? .user : nil)
     }
 
@@ -24,12 +23,12 @@ enum OptOutRequest {
     /// opt-out.
     static func byPlayer(appID: String?, out: Bool, settings: PrivacySettings) -> Decision {
         guard let appID else {
-            return .refused(BusError(.notAPlayer, "only a connection that owns an org.mpris.MediaPlayer2.* name can opt itself \(out ? "out" : "in")"))
+            return .refused(Refusal(.notAPlayer, "only a connection that owns an org.mpris.MediaPlayer2.* name can opt itself \(out ? "out" : "in")"))
         }
         switch (out, settings.optOuts[appID]) {
         case (true, nil): return .set(.app)
         case (true, _?), (false, nil): return .unchanged
-        case (false, .user?): return .refused(BusError(.optedOutByUser, "\(appID) was opted out by the user; only the user can opt it back in"))
+        case (false, .user?): return .refused(Refusal(.optedOutByUser, "\(appID) was opted out by the user; only the user can opt it back in"))
         case (false, .app?): return .set(nil)
         }
     }

@@ -1,5 +1,3 @@
-import SwiftDBus
-
 /// What a change of the person's settings means for everyone else: which properties clients are
 /// told changed, whether retention runs again, and the log line. Pure.
 struct SettingsChange {
@@ -9,8 +7,8 @@ struct SettingsChange {
     var isChange: Bool { before != after }
 
     /// The broker's properties whose values changed, for `PropertiesChanged`.
-    var changedProperties: [MemberName] {
-        var changed: [MemberName] = []
+    var changedProperties: [String] {
+        var changed: [String] = []
         if after.mediaEnabled != before.mediaEnabled { changed.append("MediaEnabled") }
         if after.optOuts.keys.sorted() != before.optOuts.keys.sorted() { changed.append("OptedOutApps") }
         if after.retentionDays != before.retentionDays { changed.append("RetentionDays") }

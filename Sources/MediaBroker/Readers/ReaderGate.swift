@@ -73,7 +73,7 @@ final class ReaderGate: @unchecked Sendable, NameWatch.Observer {
         identify(sender) { [self] reader in
             let refusal = ReaderPolicy.refusal(of: right, to: reader, settings: settings.value)
             if refusal == nil, right == .readHistory, let appID = reader.appID { keeper.noteRead(by: appID, at: WallClock.now) }
-            done(refusal)
+            done(refusal.map(BusError.init))
         }
     }
 

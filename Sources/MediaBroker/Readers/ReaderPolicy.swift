@@ -1,5 +1,3 @@
-import SwiftDBus
-
 /// Who may make which call (issue 20), decided before the call runs. Pure.
 ///
 /// - Host processes may do everything, as before: they could read the history file anyway.
@@ -24,12 +22,11 @@ enum ReaderPolicy {
         case anyone
     }
 
-    /// The right `member` of the broker's interface (or, for `org.freedesktop.DBus.Properties`,
-    /// the property it names in `arguments`) needs. Unknown members need nothing here: SwiftDBus
-    /// answers them with `UnknownMethod`.
-    static func right(interface: InterfaceName?, member: String, arguments: [DBusValue]) -> Right {
-        if interface == .properties {
-            let property = arguments.count >= 2 ? (try? arguments[1].string()) : nil
+    /// The right `member` of the broker's interface needs — or, for a call of
+    /// `org.freedesktop.DBus.Properties` (`ofProperties`), the right its `property` needs (`nil`:
+    /// `GetAll`). Unknown members need nothing here: SwiftDBus answers them with `UnknownMethod`.
+    static func right(member: String, ofProperties: Bool, property: String?) -> Right {
+        if ofProperties {
             switch (member, property) {
             case ("Get", "Version"?), ("Get", "MediaEnabled"?), ("Get", "RetentionDays"?): return .anyone
             case ("Get", _), ("GetAll", _): return .readHistory
@@ -50,20 +47,20 @@ enum ReaderPolicy {
     }
 
     /// The error refusing `right` to `reader`, or `nil` when it may.
-    static func refusal(of right: Right, to reader: Reader, settings: PrivacySettings) -> BusError? {
+    static func refusal(of right: Right, to reader: Reader, settings: PrivacySettings) -> Refusal? {
         switch (reader, right) {
         case (.host, _), (_, .anyone), (_, .anyoneIdentified), (_, .optOutItself):
             return nil
         case (.app(let id), .readHistory):
             guard !settings.allowsReading(id) else { return nil }
-            return BusError(.brokerAccessDenied, "\(id) may not read the listening history: call RequestAccess to ask the person, "
+            return Refusal(.brokerAccessDenied, "\(id) may not read the listening history: call RequestAccess to ask the person, "
                 + "who can also allow it with `broker-ctl allow \(id)`")
         case (.app, .donate), (.app, .askForAccess), (.app, .pick):
             return nil
         case (.app(let id), .changeSettings), (.app(let id), .seeGrants):
-            return BusError(.brokerAccessDenied, "\(id) is sandboxed: only the person's own programs change settings, grants or the history")
+            return Refusal(.brokerAccessDenied, "\(id) is sandboxed: only the person's own programs change settings, grants or the history")
         case (.unidentified, _):
-            return BusError(.brokerAccessDenied, "the broker could not tell which app this process is, so it may not read or change anything")
+            return Refusal(.brokerAccessDenied, "the broker could not tell which app this process is, so it may not read or change anything")
         }
     }
 }

@@ -16,7 +16,7 @@ struct RecordingFollowUp {
         case announce(MediaAsset)
         /// Arm the one retry timer; when it fires, ``takeForRetry()``.
         case armRetry(after: Duration)
-        case log(Log.Level, String)
+        case log(LogLevel, String)
         /// Hand the store's answer to the record's completion.
         case complete
     }

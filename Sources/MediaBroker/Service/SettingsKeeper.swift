@@ -45,7 +45,7 @@ final class SettingsKeeper: @unchecked Sendable {
         settings.replace(with: after)
         for observer in observers { observer.settingsChanged(change) }
         connection.emitPropertiesChanged(path: BrokerContract.objectPath, interface: BrokerContract.interface,
-                                         names: change.changedProperties)
+                                         names: change.changedProperties.compactMap { try? MemberName($0) })
         log.write(change.onlyNotesReads ? .debug : .info, change.logLine)
         store.setSetting(PrivacySettings.storeKey, after.encoded) { [log] result in
             if case .failure(let error) = result {
@@ -86,7 +86,7 @@ final class SettingsKeeper: @unchecked Sendable {
     private func decide(_ decision: OptOutRequest.Decision, for appID: String, _ call: MethodInvocation) {
         switch decision {
         case .unchanged: call.reply()
-        case .refused(let error): call.fail(error)
+        case .refused(let refusal): call.fail(BusError(refusal))
         case .set(let source): change({ $0.optOuts[appID] = source }) { error in if let error { call.fail(error) } else { call.reply() } }
         }
     }

@@ -1,0 +1,14 @@
+import SwiftDBus
+
+extension BusError {
+    /// The D-Bus error a policy's refusal is answered with.
+    init(_ refusal: Refusal) {
+        let name: ErrorName = switch refusal.name {
+        case .invalidArgs: .invalidArgs
+        case .brokerAccessDenied: .brokerAccessDenied
+        case .notAPlayer: .notAPlayer
+        case .optedOutByUser: .optedOutByUser
+        }
+        self.init(name, refusal.message)
+    }
+}
