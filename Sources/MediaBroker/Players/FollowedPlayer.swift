@@ -1,5 +1,3 @@
-import SwiftDBus
-
 /// What ``PlayersCore`` knows of one player it follows.
 final class FollowedPlayer {
     let ref: PlayerRef
@@ -24,12 +22,12 @@ final class FollowedPlayer {
     /// keeps it.
     var armed = TimerSet()
     var deadlineFiresAt: Microseconds?
-    /// The last `Metadata` the player sent, decoded, and its last raw `Rate`: the same again in a
+    /// The last `Metadata` the player sent, decoded, and its last `Rate`: the same again in a
     /// signal that differs otherwise (a new status, say) is no event. Metadata that differs only
     /// in what decodes the same — a key the broker does not read (`mpris:artUrl`), whitespace
     /// it trims, a length it rejects either way — is no new track either, so it starts no re-read.
     var lastMetadata: TrackMetadata?
-    var lastRate: DBusValue?
+    var lastRate: Double?
     /// The name limit was hit and logged for this connection.
     var loggedNameLimit = false
     /// The art it showed lately (``PlayerArtwork``).

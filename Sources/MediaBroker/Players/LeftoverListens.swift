@@ -1,5 +1,3 @@
-import SwiftDBus
-
 /// The listens a previous run left open (it crashed, or was killed), waiting for their players.
 /// Pure: the caller says which players are on the bus and what they report, and carries out the
 /// store work returned.
@@ -44,14 +42,11 @@ struct LeftoverListens {
     /// listening state that picks it up, or `nil` when it does not continue (another track, a
     /// stopped player, an app that may not be recorded).
     static func resuming(
-        _ leftover: OpenListen, with properties: [String: DBusValue], rule: ListenRule, recordingAllowed: Bool,
+        _ leftover: OpenListen, with properties: PlayerProperties, rule: ListenRule, recordingAllowed: Bool,
         at now: Microseconds
     ) -> PlayerListening? {
-        guard recordingAllowed, let metadata = properties["Metadata"], case .metadata(let track) = PlayerEvent.metadata(mpris: metadata),
-              let status = properties["PlaybackStatus"].flatMap(PlaybackStatus.init(mpris:))
-        else { return nil }
-        var rate = 1.0
-        if let value = properties["Rate"], case .rate(let r)? = PlayerEvent.rate(mpris: value) { rate = r }
+        guard recordingAllowed, let track = properties.metadata, let status = properties.playbackStatus?.value else { return nil }
+        let rate = properties.rate?.value ?? 1.0
         return PlayerListening(rule: rule, resuming: Listen(restoring: leftover), metadata: track, status: status, rate: rate, at: now)
     }
 

@@ -1,5 +1,3 @@
-import SwiftDBus
-
 /// Who a player is, as far as the broker knows yet: what its root interface said (`Identity`,
 /// `DesktopEntry`), and the app resolved from that. Pure: the caller reads and resolves, and
 /// tells the outcome.
@@ -31,10 +29,11 @@ struct PlayerIdentity {
         case nothing
     }
 
-    /// The root interface answered with `properties`: resolve the app from them.
-    mutating func answered(_ properties: [String: DBusValue]) {
-        identity = (try? properties["Identity"]?.string()).flatMap(TrackMetadata.cleanText)
-        desktopEntry = (try? properties["DesktopEntry"]?.string()).flatMap(TrackMetadata.cleanText)
+    /// The root interface answered with its `Identity` and `DesktopEntry` (each `nil` when it
+    /// told none, or not as text): resolve the app from them.
+    mutating func answered(identity told: String?, desktopEntry entry: String?) {
+        identity = told.flatMap(TrackMetadata.cleanText)
+        desktopEntry = entry.flatMap(TrackMetadata.cleanText)
             .flatMap { $0.utf8.count <= BrokerContract.maximumAppIDLength && !$0.contains("/") ? $0 : nil }
         isAnswered = true
         retry = ReadRetry()

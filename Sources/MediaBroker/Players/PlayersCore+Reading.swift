@@ -54,12 +54,12 @@ extension PlayersCore {
             player.lastMetadata = metadata
             tell(player, .metadata(metadata))
         }
-        if let rate = properties.rate, rate != player.lastRate, let event = PlayerEvent.rate(mpris: rate) {
+        if let rate = properties.rate?.value, rate != player.lastRate {
             player.lastRate = rate
-            tell(player, event)
+            tell(player, .rate(rate))
         }
-        let position = properties.position.flatMap(TrackMetadata.microseconds)
-        let status = properties.playbackStatus.flatMap(PlaybackStatus.init(mpris:))
+        let position = properties.position
+        let status = properties.playbackStatus?.value
         if let position, status != .paused { tell(player, .position(position)) }
         if let status {
             let changed = status != player.status
@@ -135,11 +135,11 @@ extension PlayersCore {
                 player.hasReadPlayer = true
                 if player.armed.contains(.identityRetry) { readIdentity(of: player) }
             }
-            let properties = Self.properties(in: values)
+            let properties = PlayerProperties(Self.properties(in: values))
             if let waiting = leftovers.take(for: player.uniqueName) {
                 resume(waiting, of: player, from: properties)
             } else {
-                apply(PlayerProperties(properties), to: player)
+                apply(properties, to: player)
             }
         case (.player, .failure(let error)):
             // Once it has answered, its object is there: a failure then is the player's own

@@ -1,5 +1,4 @@
 import Clocks
-import SwiftDBus
 
 /// Timers — deadlines, re-reads, retries — and the listens a previous run left open.
 extension PlayersCore {
@@ -11,7 +10,7 @@ extension PlayersCore {
         actions.append(.arm(.leftovers, after: LeftoverListens.patience.wholeMicroseconds))
     }
 
-    func resume(_ waiting: [OpenListen], of player: FollowedPlayer, from properties: [String: DBusValue]) {
+    func resume(_ waiting: [OpenListen], of player: FollowedPlayer, from properties: PlayerProperties) {
         var remaining = waiting
         if let first = remaining.first,
            let resumed = LeftoverListens.resuming(first, with: properties, rule: rule,
@@ -24,7 +23,7 @@ extension PlayersCore {
             scheduleSafetyReread(of: player)
         }
         remaining.forEach(finishLeftover)
-        if remaining.count == waiting.count { apply(PlayerProperties(properties), to: player) }
+        if remaining.count == waiting.count { apply(properties, to: player) }
     }
 
     func finishLeftover(_ leftover: OpenListen) {
