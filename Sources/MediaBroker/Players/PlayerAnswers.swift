@@ -1,21 +1,24 @@
 import SwiftDBus
 
-// What a player's `GetAll` answers say, read from the wire for the policy types, which take them
-// as the broker's values.
-
-extension PlayerIdentity {
-    /// The root interface answered with `properties`: its `Identity` and `DesktopEntry`.
-    mutating func answered(_ properties: [String: DBusValue]) {
-        answered(identity: try? properties["Identity"]?.string(), desktopEntry: try? properties["DesktopEntry"]?.string())
-    }
-}
-
-extension LeftoverListens {
-    /// ``resuming(_:with:rule:recordingAllowed:at:)`` with the properties a `GetAll` answered.
-    static func resuming(
-        _ leftover: OpenListen, with properties: [String: DBusValue], rule: ListenRule, recordingAllowed: Bool,
-        at now: Microseconds
-    ) -> PlayerListening? {
-        resuming(leftover, with: PlayerProperties(properties), rule: rule, recordingAllowed: recordingAllowed, at: now)
+extension PlayersCore.Answer {
+    /// What the reply to `read` says, read from the wire; the bus daemon's "no such name" is the
+    /// player gone.
+    init(_ read: PlayersCore.Read, _ reply: Result<[DBusValue], BusError>) {
+        switch reply {
+        case .failure(let error) where error.name == .serviceUnknown || error.name == .nameHasNoOwner:
+            self = .gone
+        case .failure(let error):
+            self = .failed(read, reason: "\(error.name)")
+        case .success(let values):
+            // A `GetAll` answer that is no dictionary is an empty one.
+            let properties = (try? values.first?.vardict()) ?? [:]
+            switch read {
+            case .identity:
+                self = .identity(name: try? properties["Identity"]?.string(),
+                                 desktopEntry: try? properties["DesktopEntry"]?.string())
+            case .player: self = .player(PlayerProperties(properties))
+            case .position: self = .position(values.first.flatMap(TrackMetadata.microseconds))
+            }
+        }
     }
 }

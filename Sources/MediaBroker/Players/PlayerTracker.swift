@@ -72,10 +72,10 @@ final class PlayerTracker: @unchecked Sendable, SettingsKeeper.Observer, NameWat
         core.begin()
         started = true
         let subscriptions: [Subscription] = [
-            (MatchRule(interface: .properties, member: "PropertiesChanged", path: PlayersCore.mprisPath),
-             { [self] in feedSignal(.propertiesChanged(sender: $0.sender ?? "", path: $0.path, body: $0.body)) }),
-            (MatchRule(interface: PlayersCore.playerInterface, member: "Seeked", path: PlayersCore.mprisPath),
-             { [self] in feedSignal(.seeked(sender: $0.sender ?? "", path: $0.path, position: Self.position(in: $0))) }),
+            (MatchRule(interface: .properties, member: "PropertiesChanged", path: Self.mprisPath),
+             { [self] in feedSignal(.propertiesChanged(sender: $0.sender ?? "", path: $0.path?.rawValue, body: $0.body)) }),
+            (MatchRule(interface: Self.playerInterface, member: "Seeked", path: Self.mprisPath),
+             { [self] in feedSignal(.seeked(sender: $0.sender ?? "", path: $0.path?.rawValue, position: Self.position(in: $0))) }),
         ]
         subscribe(subscriptions[...]) { [self] error in
             if let error { return completion(error) }
@@ -138,6 +138,9 @@ final class PlayerTracker: @unchecked Sendable, SettingsKeeper.Observer, NameWat
     func ownerChanged(name: String, old: String, new: String) {
         feedSignal(.nameOwnerChanged(name: name, old: old, new: new))
     }
+
+    private static let mprisPath = ObjectPath(stringLiteral: PlayersCore.mprisPath)
+    private static let playerInterface = InterfaceName(stringLiteral: PlayersCore.playerInterface)
 
     private static func position(in message: BusMessage) -> Microseconds? {
         try? message.arguments.first?.integer(as: Int64.self)
@@ -212,19 +215,19 @@ final class PlayerTracker: @unchecked Sendable, SettingsKeeper.Observer, NameWat
     /// Calls the Properties interface on the player's object: `GetAll` of an interface, or `Get`
     /// of `Position`.
     private func read(_ read: PlayersCore.Read, of ref: PlayerRef) {
-        let player = PlayersCore.playerInterface.rawValue
+        let player = PlayersCore.playerInterface
         let (member, arguments): (MemberName, [DBusValue]) = switch read {
-        case .identity: ("GetAll", [.string(PlayersCore.rootInterface.rawValue)])
+        case .identity: ("GetAll", [.string(PlayersCore.rootInterface)])
         case .player: ("GetAll", [.string(player)])
         case .position: ("Get", [.string(player), .string(PlayerProperties.positionName)])
         }
         guard let destination = try? BusName(ref.uniqueName) else {
-            return feed(.answered(ref, read, .failure(.invalidArgs("'\(ref.uniqueName)' is not a bus name"))))
+            return feed(.answered(ref, .failed(read, reason: "'\(ref.uniqueName)' is not a bus name")))
         }
-        let call = MethodCall(destination: destination, path: PlayersCore.mprisPath, interface: .properties, member: member,
+        let call = MethodCall(destination: destination, path: Self.mprisPath, interface: .properties, member: member,
                               arguments: arguments, allowsAutoStart: false)
         connection.call(call, timeout: .seconds(5)) { [self] result in
-            feed(.answered(ref, read, result.map(\.arguments)))
+            feed(.answered(ref, PlayersCore.Answer(read, result.map(\.arguments))))
         }
     }
 }

@@ -1,15 +1,12 @@
-import SwiftDBus
-
 /// What players report — their signals and the answers to reads — taken into each player's state
 /// and listening, and the reads asked again.
 extension PlayersCore {
     // MARK: Signals
 
-    func propertiesChanged(from sender: String, path: ObjectPath?, _ body: MessageBody) {
+    func propertiesChanged(from sender: String, path: String?, _ body: any PropertiesChangedBody) {
         guard !stopped, let player = players[sender], path == Self.mprisPath else { return lastSignal = nil }
-        if let last = lastSignal, last.sender == sender, last.body == body { return }
-        let startedRead = PropertiesChangedSignal(body, readingPropertiesOf: Self.playerInterface.rawValue)
-            .map { apply($0, to: player) } ?? false
+        if let last = lastSignal, last.sender == sender, last.body.isSame(as: body) { return }
+        let startedRead = body.decoded(readingPropertiesOf: Self.playerInterface).map { apply($0, to: player) } ?? false
         lastSignal = startedRead ? nil : (sender, body)
     }
 
@@ -17,8 +14,8 @@ extension PlayersCore {
     /// which a repeat of the signal would start again (so it must not be dropped).
     func apply(_ signal: PropertiesChangedSignal, to player: FollowedPlayer) -> Bool {
         // Other interfaces (Playlists, TrackList) are none of our business (quirk 12).
-        guard signal.interface == Self.playerInterface.rawValue else {
-            guard signal.interface == Self.rootInterface.rawValue else { return false }
+        guard signal.interface == Self.playerInterface else {
+            guard signal.interface == Self.rootInterface else { return false }
             readIdentity(of: player)
             return true
         }
@@ -110,56 +107,50 @@ extension PlayersCore {
         actions.append(.read(player.ref, .player))
     }
 
-    func answered(_ read: Read, _ result: Result<[DBusValue], BusError>, for player: FollowedPlayer) {
-        switch (read, result) {
-        case (.identity, .success(let values)):
+    func answered(_ answer: Answer, for player: FollowedPlayer) {
+        switch answer {
+        case .identity(let name, let desktopEntry):
             player.identity.isFindingApp = false
-            player.identity.answered(Self.properties(in: values))
+            player.identity.answered(identity: name, desktopEntry: desktopEntry)
             resolveApp(of: player)
-        case (.identity, .failure(let error)):
+        case .failed(.identity, let reason):
             player.identity.isFindingApp = false
             switch player.identity.failed(at: clocks.monotonic()) {
             case .askAgain(let delay):
-                log(.debug, "\(player.uniqueName) did not tell its identity (\(error.name)); asking again in \(delay / 1000) ms")
+                log(.debug, "\(player.uniqueName) did not tell its identity (\(reason)); asking again in \(delay / 1000) ms")
                 arm(.identityRetry, of: player, after: delay)
             case .resolveWithout:
-                log(.warning, "\(player.uniqueName) never told its identity (\(error.name)); its app is found from its name and process")
+                log(.warning, "\(player.uniqueName) never told its identity (\(reason)); its app is found from its name and process")
                 resolveApp(of: player)
             case .nothing:
                 break
             }
-        case (.player, .success(let values)):
+        case .player(let properties):
             player.playerRetry = ReadRetry()
             // Its first answer asks again at once for an identity that failed: the object is there now.
             if !player.hasReadPlayer {
                 player.hasReadPlayer = true
                 if player.armed.contains(.identityRetry) { readIdentity(of: player) }
             }
-            let properties = PlayerProperties(Self.properties(in: values))
             if let waiting = leftovers.take(for: player.uniqueName) {
                 resume(waiting, of: player, from: properties)
             } else {
                 apply(properties, to: player)
             }
-        case (.player, .failure(let error)):
+        case .failed(.player, let reason):
             // Once it has answered, its object is there: a failure then is the player's own
             // (the next signal or safety re-read asks again).
             guard !player.hasReadPlayer, let delay = player.playerRetry.failed(at: clocks.monotonic()) else {
-                return log(.debug, "could not read \(Self.playerInterface) of \(player.uniqueName): \(error)")
+                return log(.debug, "could not read \(Self.playerInterface) of \(player.uniqueName): \(reason)")
             }
             arm(.playerRetry, of: player, after: delay)
-        case (.position, .success(let values)):
-            guard let value = values.first, let position = TrackMetadata.microseconds(value) else { return }
+        case .position(let position):
+            guard let position else { return }
             if logsPlayerEvents { log(.debug, "\(player.uniqueName) is at \(position) µs, read\(sinceMet(player))") }
             tell(player, .position(position))
-        case (.position, .failure):
+        case .failed(.position, _), .gone:
             break
         }
-    }
-
-    /// A `GetAll` answer's dictionary; an answer that is not one is an empty one.
-    static func properties(in values: [DBusValue]) -> [String: DBusValue] {
-        (try? values.first?.vardict()) ?? [:]
     }
 
     /// While a player plays, re-read it now and then: some never signal. Nothing runs while

@@ -1,5 +1,4 @@
 import Clocks
-import SwiftDBus
 
 /// The policy of following MPRIS players, with no bus, no disk and no timer in it: it takes what
 /// happened (``Input``) and returns what to do (``Action``). ``PlayerTracker`` carries the actions
@@ -12,9 +11,9 @@ import SwiftDBus
 /// is ignored.
 final class PlayersCore {
     static let mprisPrefix = "org.mpris.MediaPlayer2."
-    static let mprisPath: ObjectPath = "/org/mpris/MediaPlayer2"
-    static let playerInterface: InterfaceName = "org.mpris.MediaPlayer2.Player"
-    static let rootInterface: InterfaceName = "org.mpris.MediaPlayer2"
+    static let mprisPath = "/org/mpris/MediaPlayer2"
+    static let playerInterface = "org.mpris.MediaPlayer2.Player"
+    static let rootInterface = "org.mpris.MediaPlayer2"
     /// Bounds on what other processes can make the broker hold. A connection's names beyond
     /// ``maximumNamesPerConnection`` and players beyond ``maximumPlayers`` are not followed, with one log line
     /// each time a limit is first hit (not one per name or signal).
@@ -38,12 +37,13 @@ final class PlayersCore {
         case ownerFound(name: String, owner: String)
         /// The bus daemon's `NameOwnerChanged` (`""` for no owner).
         case nameOwnerChanged(name: String, old: String, new: String)
-        case propertiesChanged(sender: String, path: ObjectPath?, body: MessageBody)
-        case seeked(sender: String, path: ObjectPath?, position: Microseconds?)
+        /// A `PropertiesChanged` signal, still undecoded (see ``lastSignal``).
+        case propertiesChanged(sender: String, path: String?, body: any PropertiesChangedBody)
+        case seeked(sender: String, path: String?, position: Microseconds?)
         /// `ListNames` answered the check the core asked for (`nil`: it failed).
         case onBus(names: [String]?)
-        /// A read the core asked for answered (the reply's arguments) or failed.
-        case answered(PlayerRef, Read, Result<[DBusValue], BusError>)
+        /// A read the core asked for answered or failed.
+        case answered(PlayerRef, Answer)
         /// The bus daemon told the process id of the player's connection (`nil`: it did not).
         case processFound(PlayerRef, ConnectedProcess?)
         case appResolved(PlayerRef, AppIdentity)
@@ -86,6 +86,19 @@ final class PlayersCore {
         case player
         /// `Get` of `Position` (it never signals).
         case position
+    }
+
+    /// What a read answered, as the broker's values.
+    enum Answer {
+        /// The root interface's `Identity` and `DesktopEntry`.
+        case identity(name: String?, desktopEntry: String?)
+        case player(PlayerProperties)
+        /// `nil`: the answer was no position.
+        case position(Microseconds?)
+        /// The read failed for the player's own reason (`reason`: the error's name, for the log).
+        case failed(Read, reason: String)
+        /// The bus daemon answered that the player's connection is gone.
+        case gone
     }
 
     enum Timer: Hashable, Sendable {
@@ -135,7 +148,7 @@ final class PlayersCore {
     /// the same signal again, with nothing else in between, changes nothing either — its
     /// metadata, rate and status are the player's already — so it is dropped without decoding
     /// (floods, quirk 8). Any other input forgets it.
-    var lastSignal: (sender: String, body: MessageBody)?
+    var lastSignal: (sender: String, body: any PropertiesChangedBody)?
     /// What the input being handled asks the runtime to do, in order.
     var actions: [Action] = []
     /// Where art files are kept (``ArtworkFolder``); `nil`: no art is kept (a history in memory).
@@ -200,13 +213,9 @@ final class PlayersCore {
         case .onBus(let names):
             checkingNames = false
             if !stopped, let names { reconcile(onBus: Set(names)) }
-        case .answered(let ref, let read, let result):
+        case .answered(let ref, let answer):
             guard let player = followed(ref) else { break }
-            if case .failure(let error) = result, error.name == .serviceUnknown || error.name == .nameHasNoOwner {
-                connectionGone(player)
-            } else {
-                answered(read, result, for: player)
-            }
+            if case .gone = answer { connectionGone(player) } else { answered(answer, for: player) }
         case .processFound(let ref, let process):
             guard let player = followed(ref) else { break }
             if player.identity.process == nil { player.identity.process = .some(process) }
