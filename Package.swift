@@ -44,7 +44,8 @@ let package = Package(
         .target(name: "SwiftDBus", dependencies: ["CDBus", "Clocks", "Locking"], swiftSettings: strict),
         .target(name: "SwiftGtk", dependencies: ["CGtk"], swiftSettings: strict),
         .target(name: "PickerChannel", swiftSettings: strict),
-        .target(name: "MediaBroker", dependencies: ["SwiftDBus", "CSQLite", "Clocks", "Locking", "MediaBrokerVersion", "AssetContract", "PickerChannel", "BoundedFile"], swiftSettings: strict),
+        .target(name: "BrokerCore", dependencies: ["Clocks", "AssetContract"], swiftSettings: strict),
+        .target(name: "MediaBroker", dependencies: ["BrokerCore", "SwiftDBus", "CSQLite", "Clocks", "Locking", "MediaBrokerVersion", "AssetContract", "PickerChannel", "BoundedFile"], swiftSettings: strict),
         .target(name: "MediaDonationClient", dependencies: ["SwiftDBus", "Clocks", "MediaBrokerVersion", "AssetContract"], swiftSettings: strict),
         .target(name: "MediaPicker", dependencies: ["SwiftGtk", "PickerChannel", "MediaDonationClient", "MediaBrokerVersion", "BoundedFile"], swiftSettings: strict),
 
@@ -56,13 +57,13 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Locking"], path: "Tests/TestSupport", swiftSettings: strict),
 
         .testTarget(name: "SwiftDBusTests", dependencies: ["SwiftDBus", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "MediaBrokerTests", dependencies: ["MediaBroker", "AssetContract", "PickerChannel", "BoundedFile", "Clocks", "SwiftDBus", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "MediaBrokerTests", dependencies: ["BrokerCore", "MediaBroker", "AssetContract", "PickerChannel", "BoundedFile", "Clocks", "SwiftDBus", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "MediaPickerTests", dependencies: ["MediaPicker", "MediaDonationClient", "PickerChannel"], swiftSettings: strict),
         .testTarget(name: "MediaDonationClientTests", dependencies: ["MediaDonationClient", "SwiftDBus"], swiftSettings: strict),
         .testTarget(name: "BrokerCtlTests", dependencies: ["broker-ctl", "MediaDonationClient", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["MediaDonationClient", "MediaBroker", "AssetContract", "SwiftDBus", "TestSupport", "media-broker", "broker-ctl",
+            dependencies: ["MediaDonationClient", "BrokerCore", "MediaBroker", "AssetContract", "SwiftDBus", "TestSupport", "media-broker", "broker-ctl",
                            "media-broker-picker"],
             swiftSettings: strict),
         .testTarget(name: "PackagingTests", dependencies: ["broker-ctl", "TestSupport", "media-broker", "AssetContract"], swiftSettings: strict),

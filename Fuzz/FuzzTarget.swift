@@ -11,6 +11,7 @@
 // as a crash.
 
 @testable import SwiftDBus
+@testable import BrokerCore
 @testable import MediaBroker
 @testable import FuzzFormat
 internal import CDBus

@@ -2,6 +2,7 @@ import SwiftDBus
 import TestSupport
 import Testing
 @testable import MediaBroker
+@testable import BrokerCore
 
 @Suite("Announcer: MediaAdded and MediaRemoved go to each subscriber that may read now, and to no one else")
 struct AnnouncerTests {

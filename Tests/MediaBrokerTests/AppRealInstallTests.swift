@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import MediaBroker
+@testable import BrokerCore
 
 /// The resolver on this machine's real desktop files and icon themes (Debian; `mpv` and
 /// `python3-xdg` are test dependencies).

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import MediaBroker
+@testable import BrokerCore
 
 /// The resolver on a desktop-sized installation: the right app among hundreds, and the same
 /// answer again from its cache. (What a lookup costs is not a test's business.)

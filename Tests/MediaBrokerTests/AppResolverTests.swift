@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import MediaBroker
+@testable import BrokerCore
 
 @Suite("AppResolver: from player clues to app id, name and icon")
 struct AppResolverTests {
@@ -52,7 +53,7 @@ struct AppResolverTests {
         ("foo.instances", "foo.instances"), ("foo.instance", "foo.instance"), ("instance12", "instance12"),
     ])
     func instanceSuffixesAreStripped(name: String, stem: String) {
-        #expect(AppResolver.busNameStem(Self.mpris + name) == stem)
+        #expect(PlayerClues.stem(ofBusName: Self.mpris + name) == stem)
     }
 
     @Test func browserInstancesResolveToTheirDesktopFiles() throws {

@@ -1,6 +1,7 @@
 import SwiftDBus
 import Testing
 @testable import MediaBroker
+@testable import BrokerCore
 
 /// `Apps`'s answer built from its parts, without a bus or a store.
 @Suite("Apps: every app the person may want to control")

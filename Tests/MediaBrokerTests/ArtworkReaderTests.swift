@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import MediaBroker
+@testable import BrokerCore
 
 /// What art a player points at is secured, and what is refused without a hang: local files read
 /// carefully, `data:` URLs decoded, remote URLs never fetched.

@@ -2,6 +2,7 @@ import AssetContract
 import SwiftDBus
 import Testing
 @testable import MediaBroker
+@testable import BrokerCore
 
 @Suite("MediaAsset as the contract's a{sv}")
 struct AssetFieldsTests {

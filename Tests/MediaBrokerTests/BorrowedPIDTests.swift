@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import MediaBroker
+@testable import BrokerCore
 
 /// Issue 32, item 1: a connection's process id can be reused once the process that connected has
 /// exited; the process found there later is not believed to be the connection's.

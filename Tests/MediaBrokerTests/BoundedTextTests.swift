@@ -1,5 +1,6 @@
 @testable import MediaBroker
 import Testing
+@testable import BrokerCore
 
 /// Cleaning text from players: the byte-level fast path, taken for text that needs no change, must
 /// give exactly what cleaning one `Character` at a time gives — for every input.

@@ -1,6 +1,7 @@
 import SwiftDBus
 import TestSupport
 @testable import MediaBroker
+@testable import BrokerCore
 
 /// What the broker's runtime parts are built on in their tests: a private bus, the broker's
 /// connection to it and a client's, and a store in memory. A part's handlers are served on a test

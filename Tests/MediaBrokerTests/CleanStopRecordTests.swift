@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 @testable import MediaBroker
+@testable import BrokerCore
 
 /// When the daemon may skip `PRAGMA quick_check` at start: only for files exactly as its last clean
 /// stop left them.

@@ -1,6 +1,7 @@
 import SwiftDBus
 import Testing
 @testable import MediaBroker
+@testable import BrokerCore
 
 /// Whether a `Donate` is taken, by the listen rule and the person's settings, without a bus:
 /// each refusal has its own error.

@@ -3,6 +3,7 @@ import SwiftDBus
 import TestSupport
 import Testing
 @testable import MediaBroker
+@testable import BrokerCore
 
 @Suite("Donations: an app's listen is stored, announced and answered with its id, as the settings allow")
 struct DonationsTests {

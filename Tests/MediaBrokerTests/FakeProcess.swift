@@ -1,4 +1,5 @@
 @testable import MediaBroker
+@testable import BrokerCore
 
 /// The processes of a fake `/proc`: each started at ``started`` (in ``BootClock`` ticks) and each
 /// made the connection it is asked about, born at ``born``.

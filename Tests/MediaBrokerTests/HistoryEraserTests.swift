@@ -3,6 +3,7 @@ import SwiftDBus
 import TestSupport
 import Testing
 @testable import MediaBroker
+@testable import BrokerCore
 
 @Suite("HistoryEraser: Purge and retention delete, and each deletion is announced")
 struct HistoryEraserTests {

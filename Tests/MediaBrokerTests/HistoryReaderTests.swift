@@ -3,6 +3,7 @@ import Glibc
 import TestSupport
 import Testing
 @testable import MediaBroker
+@testable import BrokerCore
 
 @Suite("HistoryReader: RecentMedia on a thread and a connection of its own")
 struct HistoryReaderTests {

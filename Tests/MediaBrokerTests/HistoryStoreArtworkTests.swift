@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import MediaBroker
+@testable import BrokerCore
 
 /// The art files a history keeps: written once per content beside the history, named by the
 /// assets that show them, deleted when nothing names them, bounded in total.

@@ -2,6 +2,7 @@ import Clocks
 import TestSupport
 import Testing
 @testable import MediaBroker
+@testable import BrokerCore
 
 /// After a commit, writes no one waits on (a player's listens) gather for a commit window and share
 /// the next commit; anything someone waits on ends the window at once.

@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 @testable import MediaBroker
+@testable import BrokerCore
 
 @Suite("HistoryStore: files, durability and closing")
 struct HistoryStoreDurabilityTests {

@@ -1,6 +1,7 @@
 import TestSupport
 import Testing
 @testable import MediaBroker
+@testable import BrokerCore
 
 @Suite("HistoryStore: writes queued together share one commit")
 struct HistoryStoreGroupCommitTests {

@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 @testable import MediaBroker
+@testable import BrokerCore
 
 @Suite("HistoryStore: recording assets")
 struct HistoryStoreInsertTests {

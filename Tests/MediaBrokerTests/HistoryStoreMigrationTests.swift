@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import MediaBroker
+@testable import BrokerCore
 
 @Suite("HistoryStore: schema versions and damaged files")
 struct HistoryStoreMigrationTests {

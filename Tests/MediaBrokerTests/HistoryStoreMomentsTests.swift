@@ -1,5 +1,6 @@
 import Testing
 @testable import MediaBroker
+@testable import BrokerCore
 
 /// `Moments` against a real (in-memory) history: days read whole, newest first, paging with
 /// `before`, filters and opted-out apps shaping moments, a purged asset leaving its moment.

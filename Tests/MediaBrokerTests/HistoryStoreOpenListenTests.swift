@@ -1,5 +1,6 @@
 import Testing
 @testable import MediaBroker
+@testable import BrokerCore
 
 @Suite("HistoryStore: listens in progress and settings")
 struct HistoryStoreOpenListenTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import MediaBroker
+@testable import BrokerCore
 
 /// A sanity check, not a benchmark (that is `bench/run`, issue 7): a large store is filled in
 /// batches and still answers the right page. No timing is asserted.

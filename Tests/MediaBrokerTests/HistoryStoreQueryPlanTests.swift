@@ -1,5 +1,6 @@
 import Testing
 @testable import MediaBroker
+@testable import BrokerCore
 
 /// RecentMedia must stay a range scan on an index in its own order at a million assets (issue 7):
 /// these pin the plan SQLite chooses for every query shape.

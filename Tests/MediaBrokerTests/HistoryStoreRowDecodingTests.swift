@@ -1,5 +1,6 @@
 import Testing
 @testable import MediaBroker
+@testable import BrokerCore
 
 /// A page of assets is decoded straight from SQLite's bytes, sharing the strings of the columns
 /// that repeat from row to row (`AssetColumns.Decoder`): every row must read exactly as if it were

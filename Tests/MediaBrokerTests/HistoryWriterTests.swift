@@ -2,6 +2,7 @@ import SwiftDBus
 import TestSupport
 import Testing
 @testable import MediaBroker
+@testable import BrokerCore
 
 @Suite("HistoryWriter: what is recorded is stored once and announced once it is on disk")
 struct HistoryWriterTests {

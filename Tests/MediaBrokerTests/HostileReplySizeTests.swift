@@ -1,6 +1,7 @@
 import SwiftDBus
 import Testing
 @testable import MediaBroker
+@testable import BrokerCore
 
 /// Issue 6 §6: no reply can exceed what the bus carries. `RecentMedia` answers at most 1000 assets;
 /// each is bounded by `MediaAsset.bounded`, so the largest page is computed here from the largest

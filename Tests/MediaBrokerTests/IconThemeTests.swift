@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import MediaBroker
+@testable import BrokerCore
 
 @Suite("Icons: themes, inheritance, sizes and fallbacks")
 struct IconThemeTests {

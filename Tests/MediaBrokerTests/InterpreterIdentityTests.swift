@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import MediaBroker
+@testable import BrokerCore
 
 /// Issue 31: a player or an app run by an interpreter is named after itself, never after the
 /// interpreter; the executable is the last clue, and an interpreter is no clue at all.

@@ -1,5 +1,6 @@
 import Testing
 @testable import MediaBroker
+@testable import BrokerCore
 
 @Suite("Listening: a listen as a MediaAsset")
 struct ListeningAssetTests {

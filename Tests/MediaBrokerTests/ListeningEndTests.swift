@@ -1,5 +1,6 @@
 import Testing
 @testable import MediaBroker
+@testable import BrokerCore
 
 /// Issue 3 §1 and issue 5: how a listen ends, and what is never recorded.
 @Suite("Listening: ends, drops and what is never recorded")

@@ -1,6 +1,7 @@
 import SwiftDBus
 import Testing
 @testable import MediaBroker
+@testable import BrokerCore
 
 // Shared fixtures for the Listening and Metadata tests: times, tracks, MPRIS maps, and a driver
 // that feeds a PlayerListening a scripted player's events and keeps every effect.

@@ -1,5 +1,6 @@
 import Testing
 @testable import MediaBroker
+@testable import BrokerCore
 
 /// Issue 3 §3 and quirk 25: a listen in progress survives a broker crash.
 @Suite("Listening: crash recovery")

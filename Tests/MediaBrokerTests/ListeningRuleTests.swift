@@ -1,5 +1,6 @@
 import Testing
 @testable import MediaBroker
+@testable import BrokerCore
 
 @Suite("ListenRule: when a listen counts")
 struct ListeningRuleTests {

@@ -1,6 +1,7 @@
 import SwiftDBus
 import Testing
 @testable import MediaBroker
+@testable import BrokerCore
 
 @Suite("Metadata: decoding what real players send")
 struct MetadataDecodingTests {

@@ -1,6 +1,7 @@
 import SwiftDBus
 import Testing
 @testable import MediaBroker
+@testable import BrokerCore
 
 /// Issue 6 §2 and quirk 6: whatever a player sends, decoding is bounded and never fails.
 @Suite("Metadata: hostile input")

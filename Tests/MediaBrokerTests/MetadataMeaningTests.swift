@@ -1,5 +1,6 @@
 import Testing
 @testable import MediaBroker
+@testable import BrokerCore
 
 @Suite("Metadata: identity, adverts, placeholders and kind")
 struct MetadataMeaningTests {

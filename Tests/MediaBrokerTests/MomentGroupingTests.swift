@@ -1,5 +1,6 @@
 import Testing
 @testable import MediaBroker
+@testable import BrokerCore
 
 /// How listens become moments, with no store: the gap boundary, apps mixed, the day's start, the
 /// bound on a moment's size, and ids that stay as a moment grows.

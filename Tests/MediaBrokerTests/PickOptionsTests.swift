@@ -1,6 +1,7 @@
 @testable import MediaBroker
 import SwiftDBus
 import Testing
+@testable import BrokerCore
 
 /// `PickMedia`'s arguments (issue 21): defaults, limits, and the request path portals would make.
 @Suite struct PickOptionsTests {

@@ -1,6 +1,7 @@
 @testable import MediaBroker
 import SwiftDBus
 import Testing
+@testable import BrokerCore
 
 /// What a `PickMedia` request's `Response` holds (issue 21): only what the person picked.
 @Suite struct PickResponseTests {

@@ -1,6 +1,7 @@
 import SwiftDBus
 import Testing
 @testable import MediaBroker
+@testable import BrokerCore
 
 /// Who a player is, without a bus (issue 17 §1): resolved only from an answer of its root
 /// interface, asked again while it has not exported its object, given up on in the end.

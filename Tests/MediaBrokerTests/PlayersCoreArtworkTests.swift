@@ -1,6 +1,7 @@
 @testable import MediaBroker
 import SwiftDBus
 import Testing
+@testable import BrokerCore
 
 /// The art a player points at, with no bus and no disk: read once per URL and at once, handed to
 /// the store with the listen's first write that names it, never for a track that is no listen.

@@ -1,6 +1,7 @@
 @testable import MediaBroker
 import SwiftDBus
 import Testing
+@testable import BrokerCore
 
 /// Drives a ``PlayersCore`` as the runtime would, with no bus: it feeds inputs, keeps the timers
 /// the core arms (firing them when the hand-moved clock passes them) and collects what the core
@@ -34,7 +35,7 @@ final class PlayersCoreHarness {
     }
 
     func app(for clues: PlayerClues) -> AppIdentity {
-        apps[clues.busName] ?? AppIdentity(appID: AppResolver.busNameStem(clues.busName), appName: nil, appIcon: nil, source: .busName)
+        apps[clues.busName] ?? AppIdentity(appID: PlayerClues.stem(ofBusName: clues.busName), appName: nil, appIcon: nil, source: .busName)
     }
 
     /// Feeds `input`; returns the actions it caused.

@@ -1,5 +1,6 @@
 @testable import MediaBroker
 import Testing
+@testable import BrokerCore
 
 /// The person's settings as stored: a round trip, and a damaged text refused with its line.
 @Suite struct PrivacySettingsTests {

@@ -1,6 +1,7 @@
 @testable import MediaBroker
 import SwiftDBus
 import Testing
+@testable import BrokerCore
 
 /// A player's `PropertiesChanged` is read where it lies in its body — of `Metadata` only the keys
 /// the broker uses, then `PlaybackStatus` and `Rate` — for every shape real players send

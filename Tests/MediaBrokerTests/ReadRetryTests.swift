@@ -1,5 +1,6 @@
 @testable import MediaBroker
 import Testing
+@testable import BrokerCore
 
 /// Issue 17 §1: a read of a player's object that failed (the object is not exported yet) is asked
 /// again soon, then less often, and given up on after a bounded time.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import MediaBroker
+@testable import BrokerCore
 
 /// Who a caller is, from its process alone (issue 20), and how long that answer is kept.
 @Suite struct ReaderIdentityTests {

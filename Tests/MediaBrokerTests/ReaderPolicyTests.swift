@@ -1,6 +1,7 @@
 import SwiftDBus
 import Testing
 @testable import MediaBroker
+@testable import BrokerCore
 
 /// Issue 20's rules, alone: who may make which call.
 @Suite struct ReaderPolicyTests {

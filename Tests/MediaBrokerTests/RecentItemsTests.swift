@@ -1,5 +1,6 @@
 @testable import MediaBroker
 import Testing
+@testable import BrokerCore
 
 /// The ring the twin rule keeps its recent listens in: bounded, oldest dropped first, order kept.
 @Suite struct RecentItemsTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import MediaBroker
+@testable import BrokerCore
 
 /// Records the store refused for now (a full disk), without a bus or a store: kept in order,
 /// retried by one timer at a time with a growing delay, bounded.

@@ -1,6 +1,7 @@
 import SwiftDBus
 import Testing
 @testable import MediaBroker
+@testable import BrokerCore
 
 /// What the person's settings decide, without a bus: what a change tells clients, who may opt an
 /// app out or in, what journaling apps may see.

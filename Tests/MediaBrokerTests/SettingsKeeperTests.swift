@@ -2,6 +2,7 @@ import SwiftDBus
 import TestSupport
 import Testing
 @testable import MediaBroker
+@testable import BrokerCore
 
 /// Notes each change it is told of, under its name, in a log it shares with others.
 private final class NotedChanges: SettingsKeeper.Observer {

@@ -3,6 +3,7 @@ import SwiftDBus
 import TestSupport
 import Testing
 @testable import MediaBroker
+@testable import BrokerCore
 
 @Suite("StatusQueries: what plays now, which apps are known, and the broker's status, as the settings allow")
 struct StatusQueriesTests {

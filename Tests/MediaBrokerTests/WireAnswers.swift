@@ -1,5 +1,6 @@
 @testable import MediaBroker
 import SwiftDBus
+@testable import BrokerCore
 
 // The policy types take the broker's values; these tests speak as players do, in D-Bus values,
 // read by the runtime's own readers (`PlayerAnswers.swift`, `PlayerProperties+Reading.swift`,

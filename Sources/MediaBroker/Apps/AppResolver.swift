@@ -1,6 +1,7 @@
 import Locking
 import AssetContract
 internal import Glibc
+import BrokerCore
 
 /// Turns what a player says about itself into the app identity stored with its listens: a
 /// normalised `app_id`, the app's human name and an icon file (mpris-quirks.md 13 and 17).
@@ -40,7 +41,7 @@ internal import Glibc
 /// `gtk-update-icon-cache` replace files and so move the stamps.
 // @unchecked Sendable: every stored property except the immutable `paths`, `locale`, `procRoot`
 // and `worker` is read and written only with `mutex` held.
-public final class AppResolver: @unchecked Sendable {
+final class AppResolver: @unchecked Sendable {
     /// Bounds on what a player can make the cache hold.
     static let maximumCachedApps = 512
     static let maximumClueBytes = 255
@@ -74,11 +75,11 @@ public final class AppResolver: @unchecked Sendable {
     /// A resolver for the session described by `environment` (`HOME`, `XDG_DATA_HOME`,
     /// `XDG_DATA_DIRS`, `XDG_CONFIG_HOME`, `XDG_CONFIG_DIRS`, `LC_ALL`/`LC_MESSAGES`/`LANG`).
     /// Nothing is read until the first lookup.
-    public convenience init(environment: [String: String], procRoot: String = "/proc") {
+    convenience init(environment: [String: String], procRoot: String = "/proc") {
         self.init(paths: AppSearchPaths(environment: environment), locale: DesktopLocale(environment: environment), procRoot: procRoot)
     }
 
-    public init(paths: AppSearchPaths, locale: DesktopLocale?, procRoot: String = "/proc") {
+    init(paths: AppSearchPaths, locale: DesktopLocale?, procRoot: String = "/proc") {
         self.paths = paths
         self.locale = locale
         self.procRoot = procRoot
@@ -92,7 +93,7 @@ public final class AppResolver: @unchecked Sendable {
 
     /// The app behind a player. Blocks on disk I/O when nothing is cached or something changed:
     /// call it from a thread that may block, or use `resolve(_:completion:)`.
-    public func resolve(_ clues: PlayerClues) -> AppIdentity {
+    func resolve(_ clues: PlayerClues) -> AppIdentity {
         // Read together, and only from the connection's own process (``ConnectedProcess``).
         let seen = clues.process.flatMap { process in
             process.reading(procRoot: procRoot) {
@@ -103,7 +104,7 @@ public final class AppResolver: @unchecked Sendable {
         let sandbox = seen?.0, executable = seen?.1
         let desktopEntry = Self.desktopID(clues.desktopEntry)
         let identity = clues.identity.flatMap { BoundedText.clean($0, maxBytes: Self.maximumNameBytes) }
-        let stem = Self.busNameStem(clues.busName)
+        let stem = PlayerClues.stem(ofBusName: clues.busName)
         let key = CluesKey(stem: stem, desktopEntry: desktopEntry, identity: identity, sandbox: sandbox, executable: executable)
         return withFreshSnapshot { snapshot in
             if let known = byClues[key] { return known }
@@ -116,14 +117,14 @@ public final class AppResolver: @unchecked Sendable {
 
     /// `resolve(clues)` on the resolver's own thread; `completion` is called on that thread (or, in
     /// the unlikely case that no thread can be created, at once on the caller's).
-    public func resolve(_ clues: PlayerClues, completion: @escaping @Sendable (AppIdentity) -> Void) {
+    func resolve(_ clues: PlayerClues, completion: @escaping @Sendable (AppIdentity) -> Void) {
         let submitted = worker.submit { completion(self.resolve(clues)) }
         if !submitted { completion(resolve(clues)) }
     }
 
     /// Name and icon for an app id alone (for `Apps()`): from the installed desktop file with that
     /// id, if any; the icon otherwise by the id as an icon name. Blocks like `resolve(_:)`.
-    public func identity(forAppID appID: String) -> AppIdentity {
+    func identity(forAppID appID: String) -> AppIdentity {
         withFreshSnapshot { snapshot in
             if let known = byAppID[appID] { return known }
             let item = snapshot.desktopFiles.item(forID: appID)
@@ -138,7 +139,7 @@ public final class AppResolver: @unchecked Sendable {
 
     /// `identity(forAppID:)` on the resolver's own thread; `completion` is called on that thread (or,
     /// if no thread can be created, at once on the caller's).
-    public func identity(forAppID appID: String, completion: @escaping @Sendable (AppIdentity) -> Void) {
+    func identity(forAppID appID: String, completion: @escaping @Sendable (AppIdentity) -> Void) {
         let submitted = worker.submit { completion(self.identity(forAppID: appID)) }
         if !submitted { completion(identity(forAppID: appID)) }
     }
@@ -147,12 +148,12 @@ public final class AppResolver: @unchecked Sendable {
 
     /// The names among `busNames` that are the id of an installed desktop file: the well-known names
     /// an app may own as its id (GApplication and KDE apps own theirs). Blocks like `resolve(_:)`.
-    public func installedAppIDs(among busNames: [String]) -> [String] {
+    func installedAppIDs(among busNames: [String]) -> [String] {
         withFreshSnapshot { snapshot in busNames.filter { snapshot.desktopFiles.item(forID: $0) != nil } }
     }
 
     /// `installedAppIDs(among:)` on the resolver's own thread.
-    public func installedAppIDs(among busNames: [String], completion: @escaping @Sendable ([String]) -> Void) {
+    func installedAppIDs(among busNames: [String], completion: @escaping @Sendable ([String]) -> Void) {
         let submitted = worker.submit { completion(self.installedAppIDs(among: busNames)) }
         if !submitted { completion(installedAppIDs(among: busNames)) }
     }
@@ -161,7 +162,7 @@ public final class AppResolver: @unchecked Sendable {
     /// `ownedAppID` (a well-known name the caller owns that is an installed desktop-file id); else
     /// the desktop file its executable's name matches, or with none that name alone; nil when the
     /// executable is an interpreter (a Python app is not "Python") or cannot be read.
-    public func asker(ownedAppID: String?, process: ConnectedProcess?) -> AppIdentity? {
+    func asker(ownedAppID: String?, process: ConnectedProcess?) -> AppIdentity? {
         if let ownedAppID, AssetContract.isAppID(ownedAppID) {
             let known = identity(forAppID: ownedAppID)
             if known.appName != nil { return known }
@@ -179,18 +180,18 @@ public final class AppResolver: @unchecked Sendable {
     }
 
     /// `asker(ownedAppID:process:)` on the resolver's own thread.
-    public func asker(ownedAppID: String?, process: ConnectedProcess?, completion: @escaping @Sendable (AppIdentity?) -> Void) {
+    func asker(ownedAppID: String?, process: ConnectedProcess?, completion: @escaping @Sendable (AppIdentity?) -> Void) {
         let submitted = worker.submit { completion(self.asker(ownedAppID: ownedAppID, process: process)) }
         if !submitted { completion(asker(ownedAppID: ownedAppID, process: process)) }
     }
 
     /// The icon file for an `Icon=` value, by the same rules and cache as the other lookups.
-    public func iconPath(forIcon icon: String) -> String? {
+    func iconPath(forIcon icon: String) -> String? {
         withFreshSnapshot { self.icon(icon, in: $0) }
     }
 
     /// The icon theme in use and the themes searched, in order (for diagnostics).
-    public var iconThemeChain: [String] {
+    var iconThemeChain: [String] {
         withFreshSnapshot { $0.icons.chain }
     }
 
@@ -273,22 +274,6 @@ public final class AppResolver: @unchecked Sendable {
         if target.hasSuffix(" (deleted)") { target.removeLast(" (deleted)".count) }
         guard let name = target.split(separator: "/").last, AssetContract.isAppID(name) else { return nil }
         return String(name)
-    }
-
-    /// `org.mpris.MediaPlayer2.vlc.instance7389` → `vlc`; `…firefox.instance_1_66` → `firefox`;
-    /// `…chromium.instance6013` → `chromium`. The suffix is `.instance` followed by digits and
-    /// underscores only; a name outside the MPRIS namespace is used whole.
-    static func busNameStem(_ busName: String) -> String {
-        let prefix = PlayersCore.mprisPrefix
-        let rest = busName.hasPrefix(prefix) ? Substring(busName.dropFirst(prefix.count)) : Substring(busName)
-        var stem = rest
-        if let dot = rest.lastIndex(of: "."), rest[rest.index(after: dot)...].hasPrefix("instance") {
-            let suffix = rest[rest.index(after: dot)...].dropFirst("instance".count)
-            if !suffix.isEmpty, suffix.allSatisfy({ $0 == "_" || ($0.isASCII && $0.isNumber) }) {
-                stem = rest[..<dot]
-            }
-        }
-        return stem.isEmpty ? busName : String(stem)
     }
 
     // MARK: Snapshot

@@ -3,34 +3,34 @@
 /// Built from an environment (never read globally), per the XDG base-directory spec: an unset or
 /// empty variable takes the spec's default; a relative path is invalid and ignored; without `HOME`
 /// the per-user defaults are skipped rather than guessed.
-public struct AppSearchPaths: Equatable, Sendable {
+struct AppSearchPaths: Equatable, Sendable {
     /// `applications` directories, earliest wins for the same desktop-file id.
-    public var applicationDirectories: [String]
+    var applicationDirectories: [String]
     /// Icon base directories: `~/.icons`, each data dir's `icons`, the Flatpak exports' `icons`.
-    public var iconRoots: [String]
+    var iconRoots: [String]
     /// Unthemed icons, searched last (after every root's top level).
-    public var pixmapDirectories: [String]
+    var pixmapDirectories: [String]
     /// GTK `settings.ini` files that may name the icon theme, first found wins.
-    public var gtkSettingsFiles: [String]
+    var gtkSettingsFiles: [String]
 
     /// Paths outside the XDG variables, replaceable so tests never see the machine's own.
-    public struct SystemDirectories: Equatable, Sendable {
-        public var flatpakSystemExports: String
-        public var snapDesktop: String
-        public var pixmaps: [String]
+    struct SystemDirectories: Equatable, Sendable {
+        var flatpakSystemExports: String
+        var snapDesktop: String
+        var pixmaps: [String]
 
-        public init(flatpakSystemExports: String, snapDesktop: String, pixmaps: [String]) {
+        init(flatpakSystemExports: String, snapDesktop: String, pixmaps: [String]) {
             self.flatpakSystemExports = flatpakSystemExports
             self.snapDesktop = snapDesktop
             self.pixmaps = pixmaps
         }
 
-        public static let standard = SystemDirectories(
+        static let standard = SystemDirectories(
             flatpakSystemExports: "/var/lib/flatpak/exports/share", snapDesktop: "/var/lib/snapd/desktop",
             pixmaps: ["/usr/share/pixmaps"])
     }
 
-    public init(
+    init(
         applicationDirectories: [String], iconRoots: [String], pixmapDirectories: [String], gtkSettingsFiles: [String]
     ) {
         self.applicationDirectories = applicationDirectories
@@ -43,7 +43,7 @@ public struct AppSearchPaths: Equatable, Sendable {
     /// (default `/usr/local/share:/usr/share`), the user's then the system's Flatpak exports, then
     /// snap's desktop directory. GTK settings: `$XDG_CONFIG_HOME` (default `~/.config`) then each
     /// `$XDG_CONFIG_DIRS` (default `/etc/xdg`), `gtk-3.0` before `gtk-4.0` in each.
-    public init(environment: [String: String], system: SystemDirectories = .standard) {
+    init(environment: [String: String], system: SystemDirectories = .standard) {
         let home = AppFiles.absolute(environment["HOME"])
         let dataHome = AppFiles.absolute(environment["XDG_DATA_HOME"]) ?? home.map { $0 + "/.local/share" }
         let dataDirs = Self.pathList(environment["XDG_DATA_DIRS"], default: ["/usr/local/share", "/usr/share"])

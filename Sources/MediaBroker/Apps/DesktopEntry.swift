@@ -3,24 +3,24 @@
 /// Per the Desktop Entry spec: only the `[Desktop Entry]` group is read (actions and other groups
 /// are ignored); string values are unescaped; `Name` is taken in the given locale by the spec's
 /// matching rules. A malformed line is skipped; a file without the group parses to nil.
-public struct DesktopEntry: Equatable, Sendable {
-    public static let group = "Desktop Entry"
+struct DesktopEntry: Equatable, Sendable {
+    static let group = "Desktop Entry"
 
     /// `Type` (`Application`, `Link`, `Directory`), nil when absent.
-    public var type: String?
+    var type: String?
     /// The untranslated `Name`.
-    public var name: String?
+    var name: String?
     /// `Name` in the locale asked for, else the untranslated one.
-    public var localizedName: String?
-    public var icon: String?
-    public var startupWMClass: String?
-    public var exec: String?
-    public var noDisplay: Bool
+    var localizedName: String?
+    var icon: String?
+    var startupWMClass: String?
+    var exec: String?
+    var noDisplay: Bool
     /// `Hidden=true`: the entry counts as deleted, and hides files with the same id further down.
-    public var hidden: Bool
+    var hidden: Bool
 
     /// Parses a desktop file's bytes; nil when there is no `[Desktop Entry]` group.
-    public init?(parsing bytes: [UInt8], locale: DesktopLocale?) {
+    init?(parsing bytes: [UInt8], locale: DesktopLocale?) {
         let file = KeyFile(parsing: bytes, keeping: { $0 == Self.group })
         guard let keys = file.groups[Self.group] else { return nil }
         func string(_ key: String) -> String? {
@@ -43,5 +43,5 @@ public struct DesktopEntry: Equatable, Sendable {
     }
 
     /// Whether this entry describes an application (a missing `Type` is accepted leniently).
-    public var isApplication: Bool { type == nil || type == "Application" }
+    var isApplication: Bool { type == nil || type == "Application" }
 }

@@ -3,14 +3,14 @@
 /// Taken from `LC_ALL`, then `LC_MESSAGES`, then `LANG` — the first that is set and not empty, as
 /// POSIX orders them (`LANGUAGE`, a GNU extension, is not consulted). `C` and `POSIX` mean no
 /// translation.
-public struct DesktopLocale: Equatable, Sendable {
-    public var language: String
-    public var country: String?
-    public var modifier: String?
+struct DesktopLocale: Equatable, Sendable {
+    var language: String
+    var country: String?
+    var modifier: String?
 
     /// Parses `lang_COUNTRY.ENCODING@MODIFIER` (encoding ignored, as the spec says); nil for `C`,
     /// `POSIX` or an empty value.
-    public init?(_ value: String) {
+    init?(_ value: String) {
         var rest = Substring(value)
         var modifier: Substring?
         if let at = rest.firstIndex(of: "@") {
@@ -30,7 +30,7 @@ public struct DesktopLocale: Equatable, Sendable {
     }
 
     /// The locale of `environment` (`LC_ALL`, `LC_MESSAGES`, `LANG`), or nil for untranslated.
-    public init?(environment: [String: String]) {
+    init?(environment: [String: String]) {
         guard let value = ["LC_ALL", "LC_MESSAGES", "LANG"].compactMap({ environment[$0] }).first(where: { !$0.isEmpty })
         else { return nil }
         self.init(value)
@@ -38,7 +38,7 @@ public struct DesktopLocale: Equatable, Sendable {
 
     /// The `[locale]` suffixes to try, best first, per the spec's matching rules:
     /// `lang_COUNTRY@MODIFIER`, `lang_COUNTRY`, `lang@MODIFIER`, `lang` (then the untranslated key).
-    public var candidates: [String] {
+    var candidates: [String] {
         var result: [String] = []
         if let country, let modifier { result.append("\(language)_\(country)@\(modifier)") }
         if let country { result.append("\(language)_\(country)") }

@@ -2,27 +2,7 @@
 import Glibc
 #endif
 internal import BoundedFile
-
-/// An image secured from a player's `artUrl`: its bytes, checked, and their hash.
-struct SecuredArtwork: Sendable, Equatable {
-    let bytes: [UInt8]
-    let kind: ImageKind
-    /// SHA-256 of the bytes in hex: the file's name in the artwork folder.
-    let hash: String
-
-    /// The most bytes one image may have.
-    static let maximumBytes = 4 * 1024 * 1024
-
-    /// `bytes` when they are a PNG, JPEG or WebP image of at most ``maximumBytes``.
-    init?(bytes: [UInt8]) {
-        guard !bytes.isEmpty, bytes.count <= Self.maximumBytes, let kind = ImageKind(magic: bytes) else { return nil }
-        self.bytes = bytes
-        self.kind = kind
-        self.hash = SHA256.hex(of: bytes)
-    }
-
-    var fileName: String { "\(hash).\(kind.fileExtension)" }
-}
+import BrokerCore
 
 /// Reads the art a player points at, at once — Chromium and Firefox delete their temporary art
 /// files soon after — and carefully: the file is another process's word. Runs on a worker thread,

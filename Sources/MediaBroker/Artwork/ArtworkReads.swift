@@ -1,6 +1,7 @@
 import Locking
 import Clocks
 internal import Glibc
+import BrokerCore
 
 /// The art reads players ask for, done off the bus thread (a file can be slow to open) in batches.
 /// A request that finds the reader idle wakes it; the reader first lets ``window`` pass, gathering

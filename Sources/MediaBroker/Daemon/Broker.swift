@@ -1,4 +1,5 @@
 import SwiftDBus
+import BrokerCore
 
 /// The composition root: builds every part of the running broker, in order, handing each what it
 /// uses in its `init`, so each part's `init` says what it depends on and nothing is wired later.

@@ -4,12 +4,13 @@ import SwiftDBus
 #if canImport(Glibc)
 import Glibc
 #endif
+import BrokerCore
 
 /// The daemon from start to exit: parse, connect, own the name (or leave: another broker runs),
 /// open the history, export the object, follow players, and on SIGTERM/SIGINT finish what is
 /// open and stop in order.
 public enum BrokerDaemon {
-    public static let exitUsage: Int32 = 64
+    static let exitUsage: Int32 = 64
 
     /// Runs the daemon; returns its exit status.
     public static func main(arguments: [String], environment: [String: String]) -> Int32 {

@@ -1,23 +1,24 @@
 import MediaBrokerVersion
+import BrokerCore
 
 /// What `media-broker` was asked to do, parsed from its arguments without side effects.
-public struct BrokerOptions: Sendable, Equatable {
+struct BrokerOptions: Sendable, Equatable {
     /// Where the history lives; `nil` means the XDG default.
-    public var databasePath: String?
+    var databasePath: String?
     /// `--min-listen SECONDS`: a flat threshold replacing the Last.fm rule.
-    public var minimumListenSeconds: Double?
-    public var logLevel: LogLevel = .info
+    var minimumListenSeconds: Double?
+    var logLevel: LogLevel = .info
     /// `--reread-interval SECONDS`, for tests only and left out of `--help`: how often a playing
     /// player is re-read in case it never signals (default 30 s; 0.1…3600).
-    public var rereadIntervalSeconds: Double?
+    var rereadIntervalSeconds: Double?
     /// `--ask-timeout SECONDS`, for tests only and left out of `--help`: how long `RequestAccess`
     /// waits for the person's answer (default 120 s; 0.5…600).
-    public var askTimeoutSeconds: Double?
+    var askTimeoutSeconds: Double?
     /// `--picker PATH`: the picker `PickMedia` starts (default: `media-broker-picker` beside this
     /// executable).
-    public var pickerPath: String?
+    var pickerPath: String?
 
-    public enum Action: Sendable, Equatable {
+    enum Action: Sendable, Equatable {
         case run(BrokerOptions)
         case showHelp
         case showVersion
@@ -25,13 +26,13 @@ public struct BrokerOptions: Sendable, Equatable {
         case printInterface
     }
 
-    public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
-        public var description: String
+    struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
+        var description: String
     }
 
-    public static let usage = "Usage: media-broker [--database PATH] [--min-listen SECONDS] [--picker PATH] [--verbose | --quiet]"
+    static let usage = "Usage: media-broker [--database PATH] [--min-listen SECONDS] [--picker PATH] [--verbose | --quiet]"
 
-    public static let help = """
+    static let help = """
         media-broker — records what you listen to from MPRIS media players and answers
         journaling apps over D-Bus (org.mediabroker.MediaBroker1 on the session bus).
 
@@ -58,7 +59,7 @@ public struct BrokerOptions: Sendable, Equatable {
         taken, the database cannot be used, or the bus goes away; 64 on a usage error.
         """
 
-    public static func parse(_ arguments: [String]) throws(UsageError) -> Action {
+    static func parse(_ arguments: [String]) throws(UsageError) -> Action {
         var options = BrokerOptions()
         var index = 0
         func value(for option: String, inline: String?) throws(UsageError) -> String {
@@ -113,7 +114,7 @@ public struct BrokerOptions: Sendable, Equatable {
     }
 
     /// The history's default location per the XDG base-directory spec.
-    public static func defaultDatabasePath(environment: [String: String]) -> String? {
+    static func defaultDatabasePath(environment: [String: String]) -> String? {
         if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
             return data + "/media-broker/history.sqlite3"
         }
@@ -121,5 +122,5 @@ public struct BrokerOptions: Sendable, Equatable {
         return home + "/.local/share/media-broker/history.sqlite3"
     }
 
-    public static var versionLine: String { "media-broker \(MediaBrokerVersion.current)" }
+    static var versionLine: String { "media-broker \(MediaBrokerVersion.current)" }
 }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import BrokerCore
 
 /// The daemon's log: one line per event on stderr. When stderr is the journal, each line starts
 /// with an sd-daemon priority prefix (`<3>` … `<7>`) so the journal files it at the right level;
@@ -8,12 +9,12 @@ import Glibc
 /// journal is recognised.
 ///
 /// Titles and artists are private: they are logged at debug level only.
-public struct Log: Sendable {
+struct Log: Sendable {
     /// The least important level still written.
-    public var threshold: LogLevel
-    public var prefixesPriority: Bool
+    var threshold: LogLevel
+    var prefixesPriority: Bool
 
-    public init(threshold: LogLevel = .info, environment: [String: String]) {
+    init(threshold: LogLevel = .info, environment: [String: String]) {
         self.threshold = threshold
         self.prefixesPriority = Self.stderrIsJournal(environment: environment)
     }
@@ -28,7 +29,7 @@ public struct Log: Sendable {
     ///   does not set `JOURNAL_STREAM`.
     ///
     /// The corresponding libc calls are `fstat` and `getpeername` on file descriptor 2.
-    public static func stderrIsJournal(environment: [String: String]) -> Bool {
+    static func stderrIsJournal(environment: [String: String]) -> Bool {
         var info = stat()
         guard fstat(2, &info) == 0 else { return false }
         if let stream = environment["JOURNAL_STREAM"] {
@@ -52,11 +53,11 @@ public struct Log: Sendable {
         return path == "/run/systemd/journal/stdout"
     }
 
-    public func error(_ message: @autoclosure () -> String) { write(.error, message()) }
-    public func warning(_ message: @autoclosure () -> String) { write(.warning, message()) }
-    public func notice(_ message: @autoclosure () -> String) { write(.notice, message()) }
-    public func info(_ message: @autoclosure () -> String) { write(.info, message()) }
-    public func debug(_ message: @autoclosure () -> String) { write(.debug, message()) }
+    func error(_ message: @autoclosure () -> String) { write(.error, message()) }
+    func warning(_ message: @autoclosure () -> String) { write(.warning, message()) }
+    func notice(_ message: @autoclosure () -> String) { write(.notice, message()) }
+    func info(_ message: @autoclosure () -> String) { write(.info, message()) }
+    func debug(_ message: @autoclosure () -> String) { write(.debug, message()) }
 
     func write(_ level: LogLevel, _ message: @autoclosure () -> String) {
         guard level <= threshold else { return }

@@ -6,9 +6,9 @@ import Glibc
 ///
 /// A signal handler may only do async-signal-safe work, so it writes the signal's number to a
 /// pipe (the self-pipe trick) and the main thread reads it.
-public enum StopSignal {
+enum StopSignal {
     /// Why the daemon stops.
-    public enum Reason: Sendable, Equatable {
+    enum Reason: Sendable, Equatable {
         case signal(Int32)
         case busLost
     }
@@ -19,7 +19,7 @@ public enum StopSignal {
     private static let busLostByte: UInt8 = 255
 
     /// Installs the handlers. Call once, first thing in `main`.
-    public static func install() {
+    static func install() {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { return }
         readEnd = ends[0]
@@ -39,13 +39,13 @@ public enum StopSignal {
     }
 
     /// Called from any thread when the bus connection is lost.
-    public static func busLost() {
+    static func busLost() {
         var byte = busLostByte
         _ = write(writeEnd, &byte, 1)
     }
 
     /// Blocks until a stop is requested.
-    public static func wait() -> Reason {
+    static func wait() -> Reason {
         var byte: UInt8 = 0
         while true {
             let count = read(readEnd, &byte, 1)

@@ -1,5 +1,6 @@
 import Clocks
 import SwiftDBus
+import BrokerCore
 
 /// Keeps the bus from outrunning the store (issue 16): while the store is `limit` jobs behind, the
 /// broker stops reading the bus, and starts again once it is back under half of that. What peers

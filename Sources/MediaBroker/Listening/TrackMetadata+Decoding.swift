@@ -1,21 +1,22 @@
-public import SwiftDBus
+import SwiftDBus
+import BrokerCore
 
 /// Reading MPRIS `Metadata` as real players send it (mpris-quirks.md 1–6).
 extension TrackMetadata {
     /// The MPRIS metadata keys read; every other key (`xesam:comment`, vendor keys) is ignored, so
     /// a change to one of them is not a change of metadata.
-    public enum Key {
-        public static let trackID = "mpris:trackid"
-        public static let length = "mpris:length"
-        public static let title = "xesam:title"
-        public static let artist = "xesam:artist"
-        public static let album = "xesam:album"
-        public static let albumArtist = "xesam:albumArtist"
-        public static let genre = "xesam:genre"
-        public static let url = "xesam:url"
-        public static let artURL = "mpris:artUrl"
+    enum Key {
+        static let trackID = "mpris:trackid"
+        static let length = "mpris:length"
+        static let title = "xesam:title"
+        static let artist = "xesam:artist"
+        static let album = "xesam:album"
+        static let albumArtist = "xesam:albumArtist"
+        static let genre = "xesam:genre"
+        static let url = "xesam:url"
+        static let artURL = "mpris:artUrl"
         /// The broker's own vendor key: `b` true marks an item as not to be recorded.
-        public static let exclude = "mediabroker:exclude"
+        static let exclude = "mediabroker:exclude"
     }
 
     /// The metadata in an MPRIS `Metadata` value read where it lies in a message (a signal's
@@ -45,14 +46,14 @@ extension TrackMetadata {
     /// The metadata in an MPRIS `Metadata` value (`a{sv}`, possibly inside variants), read by
     /// ``decode(reading:)`` as it would be read once sent. A value no message could carry (nested
     /// deeper than D-Bus allows, say) is ``empty``. Never throws.
-    public static func decode(_ value: DBusValue) -> TrackMetadata {
+    static func decode(_ value: DBusValue) -> TrackMetadata {
         var metadata = TrackMetadata.empty
         try? value.read { (reader: inout ValueReader) throws(MarshallingError) in metadata = try decode(reading: &reader) }
         return metadata
     }
 
     /// The metadata in an MPRIS `Metadata` dictionary (see ``decode(_:)-(DBusValue)``).
-    public static func decode(_ map: [String: DBusValue]) -> TrackMetadata {
+    static func decode(_ map: [String: DBusValue]) -> TrackMetadata {
         decode(.vardict(map))
     }
 
@@ -168,7 +169,7 @@ extension TrackMetadata {
     /// Whether a `mediabroker:exclude` value excludes. `b` says it; an integer excludes unless 0; a
     /// string excludes unless it is `false`, `no`, `0` or empty. Any other type excludes: a player
     /// that sends the broker's own key means to use it, and a misreading must err towards privacy.
-    public static func excludeFlag(_ value: DBusValue) -> Bool {
+    static func excludeFlag(_ value: DBusValue) -> Bool {
         switch value.unwrapped {
         case .boolean(let flag):
             return flag

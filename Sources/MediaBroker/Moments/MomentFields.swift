@@ -1,4 +1,5 @@
 import SwiftDBus
+import BrokerCore
 
 extension Moment {
     /// One line ready to display: "Mezzanine — Massive Attack · 21:04–22:10 · 9 tracks".

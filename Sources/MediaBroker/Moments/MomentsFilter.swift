@@ -1,4 +1,5 @@
 import SwiftDBus
+import BrokerCore
 
 extension MomentsQuery {
     /// Reads `Moments`' `a{sv}` filter as the contract defines it (docs/dbus-api.md): `since`,

@@ -1,4 +1,5 @@
 import SwiftDBus
+import BrokerCore
 
 /// Who asks for a pick, named for the person (issue 31): a sandboxed app by its app id's desktop
 /// file; a process on the host by the desktop file of a well-known name it owns (GApplication and

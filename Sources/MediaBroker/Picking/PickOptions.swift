@@ -1,4 +1,5 @@
 import SwiftDBus
+import BrokerCore
 
 /// A `PickMedia` call's arguments, checked (docs/dbus-api.md, `PickMedia`). Pure.
 struct PickOptions: Sendable, Equatable {

@@ -1,6 +1,7 @@
 import Clocks
 import PickerChannel
 import SwiftDBus
+import BrokerCore
 
 /// `PickMedia` (issue 21): each call gets a request object at once, a picker window of its own,
 /// and — when the person is done — a `Response` sent to the caller alone holding only what they

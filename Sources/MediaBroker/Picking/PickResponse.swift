@@ -1,4 +1,5 @@
 import SwiftDBus
+import BrokerCore
 
 /// The `Response` a request ends with, as `org.freedesktop.portal.Request` has it: `0` the person
 /// shared, `1` cancelled, `2` the request ended otherwise (the picker could not start, was closed

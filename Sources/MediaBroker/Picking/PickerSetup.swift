@@ -4,12 +4,12 @@ internal import Glibc
 /// `media-broker` unless `--picker` names another), the environment it runs in — the broker's
 /// own, so the graphical session's `DISPLAY` or `WAYLAND_DISPLAY` reach it as they reached the
 /// broker — and the bus it reads the history on.
-public struct PickerSetup: Sendable {
-    public var path: String
-    public var environment: [String: String]
-    public var busAddress: String?
+struct PickerSetup: Sendable {
+    var path: String
+    var environment: [String: String]
+    var busAddress: String?
 
-    public init(path: String, environment: [String: String]) {
+    init(path: String, environment: [String: String]) {
         self.path = path
         self.environment = environment
         busAddress = environment["DBUS_SESSION_BUS_ADDRESS"] ?? environment["DBUS_STARTER_ADDRESS"]
@@ -31,7 +31,7 @@ public struct PickerSetup: Sendable {
     }
 
     /// `media-broker-picker` beside the running executable.
-    public static func besideExecutable(environment: [String: String]) -> PickerSetup {
+    static func besideExecutable(environment: [String: String]) -> PickerSetup {
         var buffer = [CChar](repeating: 0, count: 4096)
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         let executable = count > 0 ? String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""

@@ -1,4 +1,5 @@
 import SwiftDBus
+import BrokerCore
 
 /// A `PickMedia` request's object, exactly as xdg-desktop-portal's requests are:
 /// `org.freedesktop.portal.Request` with `Close()` and the `Response` signal.

@@ -1,4 +1,5 @@
-public import SwiftDBus
+import SwiftDBus
+import BrokerCore
 
 // The MPRIS values players send, read as the broker's events: the wire's side of
 // ``PlaybackStatus`` and ``PlayerEvent``, which themselves know nothing of D-Bus.
@@ -8,7 +9,7 @@ extension PlaybackStatus {
     /// letter case, surrounding whitespace ignored, inside any number of variants. Anything else —
     /// another word, another type — is `nil`: an unknown status, which the caller ignores (the last
     /// known status stays).
-    public init?(mpris value: DBusValue) {
+    init?(mpris value: DBusValue) {
         guard case .string(let text) = value.unwrapped else { return nil }
         self.init(mpris: text)
     }
@@ -16,18 +17,18 @@ extension PlaybackStatus {
 
 extension PlayerEvent {
     /// The event for an MPRIS `PlaybackStatus` value; `nil` for an unknown status.
-    public static func playbackStatus(mpris value: DBusValue) -> PlayerEvent? {
+    static func playbackStatus(mpris value: DBusValue) -> PlayerEvent? {
         PlaybackStatus(mpris: value).map(PlayerEvent.playbackStatus)
     }
 
     /// The event for an MPRIS `Metadata` value, decoded leniently (``TrackMetadata/decode(_:)-(DBusValue)``).
-    public static func metadata(mpris value: DBusValue) -> PlayerEvent {
+    static func metadata(mpris value: DBusValue) -> PlayerEvent {
         .metadata(TrackMetadata.decode(value))
     }
 
     /// The event for an MPRIS `Rate` value: a `d`, any integer type or a numeric string; `nil` for
     /// anything else.
-    public static func rate(mpris value: DBusValue) -> PlayerEvent? {
+    static func rate(mpris value: DBusValue) -> PlayerEvent? {
         switch value.unwrapped {
         case .double(let rate): return .rate(rate)
         case .byte, .int16, .uint16, .int32, .uint32, .int64, .uint64:
@@ -41,7 +42,7 @@ extension PlayerEvent {
 
     /// The event for the argument of a `Seeked` signal (`x` µs; any integer type or a numeric string
     /// is read); `nil` for anything else.
-    public static func seeked(mpris value: DBusValue) -> PlayerEvent? {
+    static func seeked(mpris value: DBusValue) -> PlayerEvent? {
         TrackMetadata.microseconds(value).map { .seeked(position: $0) }
     }
 }

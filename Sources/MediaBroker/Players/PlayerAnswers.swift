@@ -1,4 +1,5 @@
 import SwiftDBus
+import BrokerCore
 
 extension PlayersCore.Answer {
     /// What the reply to `read` says, read from the wire; the bus daemon's "no such name" is the

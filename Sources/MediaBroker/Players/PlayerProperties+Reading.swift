@@ -1,4 +1,5 @@
 import SwiftDBus
+import BrokerCore
 
 /// Reading a player's properties from the wire: in one pass over a dictionary's entries where they
 /// lie (``take(_:_:)``), as ``DBusValue/vardict()`` would take them — a key sent twice keeps its last

@@ -1,5 +1,6 @@
 import Clocks
 import SwiftDBus
+import BrokerCore
 
 /// Follows every MPRIS player on the bus: the runtime of ``PlayersCore``. It subscribes to the
 /// signals, hands each one to the core, and carries out what the core answers — reads, timers,

@@ -1,4 +1,5 @@
 import SwiftDBus
+import BrokerCore
 
 /// A signal's body read where it lies: of the changed properties only the few the tracker follows
 /// are decoded (``PlayerProperties/take(_:_:)``), and of `Metadata` only the keys ``TrackMetadata``

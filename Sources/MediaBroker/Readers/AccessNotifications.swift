@@ -1,5 +1,6 @@
 import Clocks
 import SwiftDBus
+import BrokerCore
 
 /// Puts `RequestAccess` questions to the person through the desktop's notification service
 /// (`org.freedesktop.Notifications`, with the actions *Allow* and *Don't allow*, the app's name

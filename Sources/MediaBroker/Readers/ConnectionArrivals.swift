@@ -1,3 +1,5 @@
+import BrokerCore
+
 /// When the broker first knew each connection (``ConnectionBirths``), noted by the ``NameWatch``
 /// and asked by whoever must tell a connection's process from a later one on the same pid: the
 /// reader gate, the players, the picker's asker.

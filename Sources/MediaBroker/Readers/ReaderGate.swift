@@ -2,6 +2,7 @@ import Clocks
 import AssetContract
 internal import Glibc
 import SwiftDBus
+import BrokerCore
 
 /// The runtime of who may read (issue 20): it tells who each caller is (``Reader``, cached per
 /// unique name in ``ReaderCache``), admits or refuses each call on the broker's object

@@ -1,4 +1,5 @@
 import SwiftDBus
+import BrokerCore
 
 extension ReaderPolicy {
     /// The right a call of `member` on `interface` needs, read from the call: for

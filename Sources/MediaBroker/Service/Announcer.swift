@@ -1,4 +1,5 @@
 import SwiftDBus
+import BrokerCore
 
 /// Tells journaling apps what the history gains and loses (`MediaAdded`, `MediaRemoved`): each
 /// signal goes to every connection that called `Subscribe` and may read now (``Subscribers``), to

@@ -1,4 +1,5 @@
 import SwiftDBus
+import BrokerCore
 
 /// `Apps`'s answer: every app the person may want to control — those in the history, those
 /// playing now, those opted out — with the name and icon its desktop file tells today, else

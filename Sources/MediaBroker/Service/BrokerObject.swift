@@ -1,5 +1,6 @@
 import SwiftDBus
 import AssetContract
+import BrokerCore
 
 /// Declares `/org/mediabroker/MediaBroker1` — the contract's methods, properties and signals —
 /// and hands each call to the part that answers it (``Parts``). Introspection is generated from

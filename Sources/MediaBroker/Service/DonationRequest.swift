@@ -1,5 +1,6 @@
-public import SwiftDBus
+import SwiftDBus
 import AssetContract
+import BrokerCore
 
 extension MediaAsset {
     /// Reads `Donate`'s `a{sv}` into an asset by the contract's table (``AssetContract``): the keys
@@ -10,7 +11,7 @@ extension MediaAsset {
     ///
     /// `listened` defaults to `ended - started`, and `ended` to `started + length` (or `started`):
     /// an app that donates without saying how long is vouching for a listen.
-    public init(donation fields: [String: DBusValue], now: Microseconds) throws(BusError) {
+    init(donation fields: [String: DBusValue], now: Microseconds) throws(BusError) {
         var values: [AssetKey: AssetValue] = [:]
         for name in fields.keys.sorted() {
             guard let key = AssetKey(rawValue: name), AssetContract.spec(key).donate != .refused, let value = fields[name] else {

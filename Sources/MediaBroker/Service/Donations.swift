@@ -1,5 +1,6 @@
 import Clocks
 import SwiftDBus
+import BrokerCore
 
 /// `Donate`: an app hands the broker a listen it vouches for. A host process donates in the name it
 /// gives; a sandboxed app only in its own, within its rate, and with its desktop file's name and

@@ -1,5 +1,6 @@
 import Clocks
 import SwiftDBus
+import BrokerCore
 
 /// Deletes from the history: what the person asks to forget (`Purge`) and what is older than the
 /// retention keeps, running again when ``RetentionSchedule`` says (one timer, armed only while

@@ -1,4 +1,5 @@
 import SwiftDBus
+import BrokerCore
 
 /// Answers journaling apps' questions of the history — `RecentMedia`, `Moments`, `MediaByID` — as
 /// the person's settings allow (``HistoryQuestion/allowed(by:)``). The queries run on the reader's

@@ -1,5 +1,6 @@
 import AssetContract
 import SwiftDBus
+import BrokerCore
 
 /// Writes what the broker records — players' listens and apps' donations — and announces each
 /// asset once it is on disk. A track change runs one way through it: the tracker hands over the
@@ -19,7 +20,10 @@ final class HistoryWriter: @unchecked Sendable {
     private let eraser: HistoryEraser
     private let log: Log
     /// Records on their way to the store, and those waiting for it to take them again.
-    private var recording = RecordingFollowUp()
+    /// The recording steps, on this store's errors.
+    typealias Recording = RecordingFollowUp<StoreError>
+
+    private var recording = Recording()
     private var retryTimer: TimerToken?
 
     init(connection: BusConnection, store: HistoryStore, announcer: Announcer, eraser: HistoryEraser, log: Log) {
@@ -66,10 +70,10 @@ final class HistoryWriter: @unchecked Sendable {
             completion?(.failure(.sqlite(SQLiteError(code: .constraint, message: "the app id breaks the rule, or the title is empty"))))
             return
         }
-        attempt(RecordingFollowUp.Record(asset: bounded, openKey: openKey, completion: completion))
+        attempt(Recording.Record(asset: bounded, openKey: openKey, completion: completion))
     }
 
-    private func attempt(_ record: RecordingFollowUp.Record) {
+    private func attempt(_ record: Recording.Record) {
         let answered: @Sendable (Result<InsertOutcome, StoreError>) -> Void = { [self] result in
             connection.loop.execute { [self] in
                 recording.answered(result, for: record) { carryOut($0, for: record, result) }
@@ -82,7 +86,7 @@ final class HistoryWriter: @unchecked Sendable {
         }
     }
 
-    private func carryOut(_ step: RecordingFollowUp.Step, for record: RecordingFollowUp.Record, _ result: Result<InsertOutcome, StoreError>) {
+    private func carryOut(_ step: Recording.Step, for record: Recording.Record, _ result: Result<InsertOutcome, StoreError>) {
         switch step {
         case .announce(let stored):
             log.debug("recorded \"\(stored.title)\" from \(stored.appID)")

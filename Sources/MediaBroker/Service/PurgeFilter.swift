@@ -1,4 +1,5 @@
 import SwiftDBus
+import BrokerCore
 
 extension PurgeScope {
     /// Reads `Purge`'s filter: `app_id` s, `since`/`until` x (either or both), or `all` b true.

@@ -1,11 +1,12 @@
-public import SwiftDBus
+import SwiftDBus
+import BrokerCore
 
 extension RecentQuery {
     /// Reads `RecentMedia`'s `a{sv}` filter as the contract defines it.
     ///
     /// Integer keys take any D-Bus integer type whose value fits; a value of the wrong kind, out
     /// of range, or an unknown key is `InvalidArgs` with a message naming the key.
-    public init(filter: [String: DBusValue]) throws(BusError) {
+    init(filter: [String: DBusValue]) throws(BusError) {
         self.init(limit: BrokerContract.defaultLimit)
         for (key, value) in filter {
             switch key {

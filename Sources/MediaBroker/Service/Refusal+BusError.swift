@@ -1,4 +1,5 @@
 import SwiftDBus
+import BrokerCore
 
 extension BusError {
     /// The D-Bus error a policy's refusal is answered with.

@@ -1,5 +1,6 @@
 import AssetContract
 import SwiftDBus
+import BrokerCore
 
 /// Changes the person's settings: the Media toggle, retention, opt-outs and readers' grants. A
 /// change applies at once (nothing is recorded from that moment), is told to the parts that act

@@ -1,5 +1,6 @@
 import MediaBrokerVersion
 import SwiftDBus
+import BrokerCore
 
 /// Answers what is going on now: `NowPlaying`, `Apps` and `Status`, from the players followed and
 /// the history, as the person's settings and the caller's right to read allow.

@@ -1,4 +1,5 @@
 internal import Glibc
+import BrokerCore
 
 /// How a `MediaAsset` maps onto the asset columns shared by `assets` and `open_listens`.
 ///

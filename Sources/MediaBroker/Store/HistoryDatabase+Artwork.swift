@@ -1,4 +1,5 @@
 internal import Glibc
+import BrokerCore
 
 /// The art files a history keeps (issue 19): written once per content, listed in the `artwork`
 /// table with their size and last use, and deleted when no asset or listen in progress names them

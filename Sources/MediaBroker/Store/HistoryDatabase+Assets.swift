@@ -1,3 +1,5 @@
+import BrokerCore
+
 /// Recording assets, idempotently.
 extension HistoryDatabase {
     static let insertSQL = StatementText("""

@@ -1,3 +1,5 @@
+import BrokerCore
+
 /// Listens in progress: a small table written at every checkpoint, read at start-up.
 extension HistoryDatabase {
     static let saveOpenListenSQL = StatementText("""

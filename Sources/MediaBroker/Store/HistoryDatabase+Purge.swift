@@ -1,3 +1,5 @@
+import BrokerCore
+
 /// Deleting assets — purge and retention — in bounded batches.
 extension HistoryDatabase {
     /// How many assets one purge batch deletes. Each batch is one transaction and one

@@ -1,3 +1,5 @@
+import BrokerCore
+
 /// Answering `Moments`: the history is read one listening day at a time, newest first. A day's
 /// listens are grouped (``MomentGrouping``) from their times alone, always the whole day, so a
 /// moment is the same whichever query finds it; only the moments that make the page are read whole.

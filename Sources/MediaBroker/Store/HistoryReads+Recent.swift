@@ -1,3 +1,5 @@
+import BrokerCore
+
 /// Answering `RecentMedia`: newest first, as an index range scan whatever the filter.
 extension HistoryReads {
     /// The assets `query` asks for; `nil` when `query.beforeID` names no asset.

@@ -1,33 +1,35 @@
+import BrokerCore
+
 /// Recording and reading assets.
 extension HistoryStore {
-    public typealias Completion<T> = @Sendable (Result<T, StoreError>) -> Void
+    typealias Completion<T> = @Sendable (Result<T, StoreError>) -> Void
 
     /// Records `asset` durably (the commit is `fsync`ed) unless the same listen — same `appID`,
     /// `started` and `title` — is already stored, in which case the stored one is kept and its id
     /// returned with `wasNew == false`. The asset's own `id` is ignored.
-    public func insert(_ asset: MediaAsset, completion: @escaping Completion<InsertOutcome>) {
+    func insert(_ asset: MediaAsset, completion: @escaping Completion<InsertOutcome>) {
         perform(.write, { database throws(StoreError) in try database.insert(asset) }, completion: completion)
     }
 
     /// Records many assets in one transaction — all or none, one `fsync` — with one outcome each,
     /// in order.
-    public func insert(contentsOf assets: [MediaAsset], completion: @escaping Completion<[InsertOutcome]>) {
+    func insert(contentsOf assets: [MediaAsset], completion: @escaping Completion<[InsertOutcome]>) {
         perform(.write, { database throws(StoreError) in try database.insert(contentsOf: assets) }, completion: completion)
     }
 
     /// How many assets are stored, opted-out apps included.
-    public func count(completion: @escaping Completion<Int>) {
+    func count(completion: @escaping Completion<Int>) {
         perform({ database throws(StoreError) in try database.count() }, completion: completion)
     }
 
     /// `started` of the oldest asset (`nil` when there is none), so retention is scheduled only when
     /// something can expire.
-    public func oldestStarted(completion: @escaping Completion<Microseconds?>) {
+    func oldestStarted(completion: @escaping Completion<Microseconds?>) {
         perform({ database throws(StoreError) in try database.oldestStarted() }, completion: completion)
     }
 
     /// Every app that has assets, most recently heard first.
-    public func appSummaries(completion: @escaping Completion<[AppSummary]>) {
+    func appSummaries(completion: @escaping Completion<[AppSummary]>) {
         perform({ database throws(StoreError) in try database.appSummaries() }, completion: completion)
     }
 }

@@ -1,9 +1,10 @@
 import Clocks
+import BrokerCore
 /// Listens in progress, checkpointed so that a crash loses none (issue 3).
 extension HistoryStore {
     /// Writes the checkpoint of a listen in progress under `key` (replacing any earlier one);
     /// durable when the completion runs.
-    public func saveOpenListen(
+    func saveOpenListen(
         key: String, asset: MediaAsset, checkpoint: Microseconds, completion: @escaping Completion<Void>
     ) {
         perform(.write, { database throws(StoreError) in
@@ -18,17 +19,17 @@ extension HistoryStore {
     }
 
     /// Every listen in progress, as last checkpointed — what a restarted broker picks up.
-    public func openListens(completion: @escaping Completion<[OpenListen]>) {
+    func openListens(completion: @escaping Completion<[OpenListen]>) {
         perform({ database throws(StoreError) in try database.openListens() }, completion: completion)
     }
 
     /// Forgets a listen in progress without recording it (too short, discarded by an opt-out).
-    public func removeOpenListen(key: String, completion: @escaping Completion<Void>) {
+    func removeOpenListen(key: String, completion: @escaping Completion<Void>) {
         perform(.write, { database throws(StoreError) in try database.removeOpenListen(key: key) }, completion: completion)
     }
 
     /// Records the finished listen as an asset and forgets its checkpoint, in one transaction.
-    public func finishOpenListen(key: String, asset: MediaAsset, completion: @escaping Completion<InsertOutcome>) {
+    func finishOpenListen(key: String, asset: MediaAsset, completion: @escaping Completion<InsertOutcome>) {
         perform(.write, { database throws(StoreError) in
             try database.finishOpenListen(key: key, asset: asset)
         }, completion: completion)

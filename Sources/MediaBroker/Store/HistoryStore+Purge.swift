@@ -1,3 +1,5 @@
+import BrokerCore
+
 /// Deleting assets: purge on request, expiry for retention.
 ///
 /// Deletion runs in batches of at most `purgeBatchSize` assets, each its own transaction. `onBatch`
@@ -8,9 +10,9 @@
 /// truncated afterwards, so the data is gone from the files, not just unlinked.
 extension HistoryStore {
     /// The most ids one batch reports.
-    public static var purgeBatchSize: Int { HistoryDatabase.purgeBatchSize }
+    static var purgeBatchSize: Int { HistoryDatabase.purgeBatchSize }
 
-    public func purge(
+    func purge(
         _ scope: PurgeScope, onBatch: @escaping @Sendable ([Int64]) -> Void,
         completion: @escaping Completion<Int>
     ) {
@@ -18,7 +20,7 @@ extension HistoryStore {
     }
 
     /// Deletes the assets that started before `cutoff` (retention), in batches like `purge`.
-    public func expire(
+    func expire(
         olderThan cutoff: Microseconds, onBatch: @escaping @Sendable ([Int64]) -> Void,
         completion: @escaping Completion<Int>
     ) {

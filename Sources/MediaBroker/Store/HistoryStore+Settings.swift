@@ -2,12 +2,12 @@
 /// governs are written by the same transactional store and a crash never leaves one half-written.
 extension HistoryStore {
     /// The value stored under `key`, `nil` when unset.
-    public func setting(_ key: String, completion: @escaping Completion<String?>) {
+    func setting(_ key: String, completion: @escaping Completion<String?>) {
         perform({ database throws(StoreError) in try database.setting(key) }, completion: completion)
     }
 
     /// Stores `value` under `key`; `nil` removes the setting. Durable when the completion runs.
-    public func setSetting(_ key: String, _ value: String?, completion: @escaping Completion<Void>) {
+    func setSetting(_ key: String, _ value: String?, completion: @escaping Completion<Void>) {
         perform(.write, { database throws(StoreError) in try database.setSetting(key, value) }, completion: completion)
     }
 }

@@ -1,5 +1,5 @@
 /// Whether anyone waits on a write's outcome, which decides how soon it must be committed.
-public enum CommitUrgency: Sendable {
+enum CommitUrgency: Sendable {
     /// A caller waits (a `Donate` reply, a setting): committed as soon as the store thread gets to it.
     case someoneWaits
     /// No caller waits (a player's listens, announced with `MediaAdded` once stored): may wait out
@@ -15,10 +15,10 @@ public enum CommitUrgency: Sendable {
 ///
 /// Once the store is closed, every call fails with `StoreError.closed`, and the completion runs at
 /// once, on the calling thread.
-public final class HistoryStore: Sendable {
+final class HistoryStore: Sendable {
     private let thread: StoreThread
     /// The database file, or `nil` for an in-memory store.
-    public let path: String?
+    let path: String?
 
     /// Opens (creating when missing) the history database at `path`.
     ///
@@ -30,7 +30,7 @@ public final class HistoryStore: Sendable {
     ///
     /// `commitWindow`: how long after a commit writes queued with `.noOneWaits` wait for company
     /// before the next one (see ``together(_:_:)``), kept within 0…``maximumCommitWindow``.
-    public init(path: String, checkIntegrity: Bool = true, commitWindow: Duration = HistoryStore.commitWindow) throws(StoreError) {
+    init(path: String, checkIntegrity: Bool = true, commitWindow: Duration = HistoryStore.commitWindow) throws(StoreError) {
         let database = try HistoryDatabase.open(path: path, checkIntegrity: checkIntegrity)
         database.releaseOpeningMemory()
         self.thread = try StoreThread(database: database, commitWindow: Self.bounded(commitWindow))
@@ -44,7 +44,7 @@ public final class HistoryStore: Sendable {
 
     /// A store in memory, empty at start and gone when closed: for tests, and a fallback when no
     /// file can be opened.
-    public static func inMemory(commitWindow: Duration = HistoryStore.commitWindow) throws(StoreError) -> HistoryStore {
+    static func inMemory(commitWindow: Duration = HistoryStore.commitWindow) throws(StoreError) -> HistoryStore {
         try HistoryStore(inMemory: try HistoryDatabase.inMemory(), commitWindow: commitWindow)
     }
 
@@ -52,17 +52,17 @@ public final class HistoryStore: Sendable {
     /// to share each `fsync` among dozens of them (docs/performance.md has the measurements), short
     /// enough that a listen's `MediaAdded` comes at most that much later — and only in a burst;
     /// nothing anyone waits on is held back.
-    public static let commitWindow: Duration = .milliseconds(25)
+    static let commitWindow: Duration = .milliseconds(25)
 
     /// The longest commit window a store takes; a longer one is cut to it, a negative one is none.
-    public static let maximumCommitWindow: Duration = .seconds(60)
+    static let maximumCommitWindow: Duration = .seconds(60)
 
     private static func bounded(_ window: Duration) -> Duration {
         min(max(window, .zero), maximumCommitWindow)
     }
 
     /// Jobs queued and not yet taken by the store thread: how far the store is behind.
-    public var backlog: Int { thread.backlog }
+    var backlog: Int { thread.backlog }
 
     /// Whether the store thread is waiting out a commit window now (for tests).
     var isWaitingOutCommitWindow: Bool { thread.isInCommitWindow }
@@ -73,14 +73,14 @@ public final class HistoryStore: Sendable {
     /// Finishes the queued jobs, then closes the database. Blocks until it is closed, except when
     /// called from a completion (on the store thread), where the close follows that completion.
     /// Calling it again does nothing.
-    public func close() {
+    func close() {
         thread.shutdown(wait: true)
     }
 
     /// Renames a damaged database and its `-wal`/`-shm` files to `<path>.corrupt-<UTC time>` and
     /// returns the new name, so a fresh store can take the old one (issue 6). Call it only while no
     /// store has the file open.
-    public static func moveAside(path: String) throws(StoreError) -> String {
+    static func moveAside(path: String) throws(StoreError) -> String {
         try StoreFiles.moveAside(path: path)
     }
 
@@ -121,7 +121,7 @@ public final class HistoryStore: Sendable {
     /// write queued with `.someoneWaits` or outside a unit, a read — ends the window at once.
     ///
     /// `body` must not wait for that work: it is only queued once `body` returns.
-    public func together(_ urgency: CommitUrgency = .someoneWaits, _ body: () -> Void) {
+    func together(_ urgency: CommitUrgency = .someoneWaits, _ body: () -> Void) {
         thread.together(urgency, body)
     }
 

@@ -1,46 +1,46 @@
 internal import CSQLite
 
 /// A failed SQLite call: the extended result code, SQLite's message and the SQL that was running.
-public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
+struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
     /// An SQLite result code, extended codes included (`SQLITE_IOERR_WRITE`, `SQLITE_READONLY_DBMOVED`…).
     ///
     /// A struct rather than a closed enum: a newer libsqlite3 may report codes this file has never
     /// heard of, and those must be carried, not trapped on.
-    public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
-        public var rawValue: Int32
-        public init(rawValue: Int32) { self.rawValue = rawValue }
+    struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+        var rawValue: Int32
+        init(rawValue: Int32) { self.rawValue = rawValue }
 
         /// The primary code an extended code refines: its low byte, as SQLite defines it.
-        public var primary: Code { Code(rawValue: rawValue & 0xFF) }
+        var primary: Code { Code(rawValue: rawValue & 0xFF) }
 
-        public static let error = Code(rawValue: SQLITE_ERROR)
-        public static let busy = Code(rawValue: SQLITE_BUSY)
-        public static let locked = Code(rawValue: SQLITE_LOCKED)
-        public static let readOnly = Code(rawValue: SQLITE_READONLY)
-        public static let ioError = Code(rawValue: SQLITE_IOERR)
-        public static let corrupt = Code(rawValue: SQLITE_CORRUPT)
-        public static let full = Code(rawValue: SQLITE_FULL)
-        public static let cantOpen = Code(rawValue: SQLITE_CANTOPEN)
-        public static let constraint = Code(rawValue: SQLITE_CONSTRAINT)
-        public static let misuse = Code(rawValue: SQLITE_MISUSE)
-        public static let notADatabase = Code(rawValue: SQLITE_NOTADB)
+        static let error = Code(rawValue: SQLITE_ERROR)
+        static let busy = Code(rawValue: SQLITE_BUSY)
+        static let locked = Code(rawValue: SQLITE_LOCKED)
+        static let readOnly = Code(rawValue: SQLITE_READONLY)
+        static let ioError = Code(rawValue: SQLITE_IOERR)
+        static let corrupt = Code(rawValue: SQLITE_CORRUPT)
+        static let full = Code(rawValue: SQLITE_FULL)
+        static let cantOpen = Code(rawValue: SQLITE_CANTOPEN)
+        static let constraint = Code(rawValue: SQLITE_CONSTRAINT)
+        static let misuse = Code(rawValue: SQLITE_MISUSE)
+        static let notADatabase = Code(rawValue: SQLITE_NOTADB)
 
         /// SQLite's English name for the code. The corresponding SQLite call is `sqlite3_errstr`.
-        public var description: String { String(cString: sqlite3_errstr(rawValue)) + " (\(rawValue))" }
+        var description: String { String(cString: sqlite3_errstr(rawValue)) + " (\(rawValue))" }
     }
 
-    public var code: Code
-    public var message: String
+    var code: Code
+    var message: String
     /// The statement that failed, when there was one.
-    public var sql: String?
+    var sql: String?
 
-    public init(code: Code, message: String, sql: String? = nil) {
+    init(code: Code, message: String, sql: String? = nil) {
         self.code = code
         self.message = message
         self.sql = sql
     }
 
-    public var description: String {
+    var description: String {
         let statement = sql.map { " in «\($0)»" } ?? ""
         return "SQLite error \(code): \(message)\(statement)"
     }

@@ -1,7 +1,8 @@
 internal import Glibc
+import BrokerCore
 
 /// Why the history store could not do what was asked.
-public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
+enum StoreError: StoreFailure, Sendable, Hashable {
     /// An SQLite failure not covered by a more specific case.
     case sqlite(SQLiteError)
     /// The file is not a database, is damaged, or fails `PRAGMA quick_check`. The daemon moves it
@@ -26,7 +27,7 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// Whether the same work may succeed later without anyone repairing the file: the daemon keeps
     /// the assets in memory and retries (issue 6) instead of dropping them.
-    public var isTransient: Bool {
+    var isTransient: Bool {
         switch self {
         case .readOnly, .diskFull, .ioFailure: return true
         case .sqlite(let error): return error.code.primary == .busy || error.code.primary == .locked
@@ -35,7 +36,7 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    var description: String {
         switch self {
         case .sqlite(let error): return error.description
         case .corrupt(let path, let reason): return "the database \(path) is damaged: \(reason)"

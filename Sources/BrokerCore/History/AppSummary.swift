@@ -1,0 +1,18 @@
+/// One app as the history knows it, for `Apps()`.
+package struct AppSummary: Sendable, Hashable {
+    package var appID: String
+    /// The name and icon of the app's most recent asset.
+    package var appName: String?
+    package var appIcon: String?
+    package var listens: Int
+    /// `started` of the app's most recent asset.
+    package var lastSeen: Microseconds
+
+    package init(appID: String, appName: String?, appIcon: String?, listens: Int, lastSeen: Microseconds) {
+        self.appID = appID
+        self.appName = appName
+        self.appIcon = appIcon
+        self.listens = listens
+        self.lastSeen = lastSeen
+    }
+}

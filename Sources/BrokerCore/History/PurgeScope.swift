@@ -1,0 +1,4 @@
+package import AssetContract
+
+/// Which assets a purge deletes.
+package typealias PurgeScope = HistoryScope<Microseconds>

@@ -1,0 +1,135 @@
+import AssetContract
+/// The person's decisions: the Media toggle, how long history is kept, and which apps are never
+/// recorded (and by whose decision).
+///
+/// Persisted as one text value in the store's `settings` table, so a change is a single
+/// transaction in the same database as the data — a crash leaves the old settings or the new
+/// ones, never half of them.
+package struct PrivacySettings: Sendable, Equatable {
+    /// Who opted an app out. The person's decision outranks the app's: an app can withdraw only
+    /// its own opt-out.
+    package enum OptOutSource: String, Sendable, Hashable {
+        case user, app
+    }
+
+    package static let defaultRetentionDays: UInt32 = 90
+    /// About 27 years: anything larger is surely a mistake, and keeps day arithmetic in range.
+    package static let maximumRetentionDays: UInt32 = 10_000
+
+    package var mediaEnabled = true
+    /// Assets older than this many days are deleted automatically; 0 keeps them forever.
+    package var retentionDays = PrivacySettings.defaultRetentionDays
+    package var optOuts: [String: OptOutSource] = [:]
+    /// Sandboxed apps the person allowed or refused to read the history, by app id (issue 20).
+    package var readers: [String: ReaderGrant] = [:]
+
+    package init(mediaEnabled: Bool = true, retentionDays: UInt32 = PrivacySettings.defaultRetentionDays, optOuts: [String: OptOutSource] = [:],
+                readers: [String: ReaderGrant] = [:]) {
+        self.mediaEnabled = mediaEnabled
+        self.retentionDays = retentionDays
+        self.optOuts = optOuts
+        self.readers = readers
+    }
+
+    /// Whether the sandboxed app `appID` may read the history now.
+    package func allowsReading(_ appID: String) -> Bool { readers[appID]?.access == .allowed }
+
+    /// Whether anything from `appID` may be recorded or shown now.
+    package func allows(_ appID: String) -> Bool { mediaEnabled && optOuts[appID] == nil }
+
+    package var optedOutApps: [String] { optOuts.keys.sorted() }
+
+    /// How far back assets are kept, in microseconds; `nil` when they are kept forever.
+    package var retentionWindow: Microseconds? {
+        retentionDays == 0 ? nil : Microseconds(retentionDays) * 86_400_000_000
+    }
+
+    /// Whether retention would delete an asset that started at `started`, seen at `now`.
+    package func hasExpired(started: Microseconds, now: Microseconds) -> Bool {
+        guard let retentionWindow else { return false }
+        return started < now - retentionWindow
+    }
+
+    // MARK: Persistence
+
+    /// The key the settings are stored under.
+    package static let storeKey = "privacy"
+
+    /// One `key=value` per line, opt-outs sorted, so the stored text is stable and readable.
+    package var encoded: String {
+        var lines = ["media_enabled=\(mediaEnabled ? 1 : 0)", "retention_days=\(retentionDays)"]
+        // Only ids by the rule are written: one that is not could carry a line of its own.
+        for app in optedOutApps where AssetContract.isAppID(app) {
+            if let source = optOuts[app] { lines.append("opt_out=\(source.rawValue):\(app)") }
+        }
+        for app in readers.keys.sorted() where AssetContract.isAppID(app) {
+            if let grant = readers[app] { lines.append("reader=" + grant.encoded(appID: app)) }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A stored value that could not be read, naming the line.
+    package struct DecodingError: Error, Sendable, Equatable, CustomStringConvertible {
+        package var line: Int
+        package var reason: String
+        package var description: String { "line \(line): \(reason)" }
+    }
+
+    /// Reads what ``encoded`` wrote. Unknown keys are errors too: a setting we do not understand
+    /// might be a privacy decision we would silently drop.
+    package init(decoding text: String) throws(DecodingError) {
+        self.init()
+        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let number = index + 1
+            let line = rawLine.trimmingSpaces
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            guard let equals = line.firstIndex(of: "=") else {
+                throw DecodingError(line: number, reason: "expected key=value, found '\(line.prefix(80))'")
+            }
+            let key = line[..<equals].trimmingSpaces
+            let value = line[line.index(after: equals)...].trimmingSpaces
+            switch key {
+            case "media_enabled":
+                guard value == "0" || value == "1" else { throw DecodingError(line: number, reason: "media_enabled must be 0 or 1") }
+                mediaEnabled = value == "1"
+            case "retention_days":
+                guard let days = UInt32(value), days <= Self.maximumRetentionDays else {
+                    throw DecodingError(line: number, reason: "retention_days must be 0…\(Self.maximumRetentionDays)")
+                }
+                retentionDays = days
+            case "opt_out":
+                guard let colon = value.firstIndex(of: ":"), let source = OptOutSource(rawValue: String(value[..<colon])) else {
+                    throw DecodingError(line: number, reason: "opt_out must be user:APP or app:APP")
+                }
+                let app = String(value[value.index(after: colon)...])
+                guard AssetContract.isAppID(app) else { throw DecodingError(line: number, reason: "opt_out: \(AssetContract.appIDRule)") }
+                optOuts[app] = source
+            case "reader":
+                guard let (app, grant) = ReaderGrant.decode(value) else {
+                    throw DecodingError(line: number, reason: "reader must be allowed|denied:DECIDED:LASTREAD|-:APP")
+                }
+                readers[app] = grant
+            default:
+                throw DecodingError(line: number, reason: "unknown setting '\(key.prefix(80))'")
+            }
+        }
+    }
+}
+
+extension Substring {
+    fileprivate var trimmingSpaces: Substring {
+        var text = self
+        while let first = text.first, first == " " || first == "\t" || first == "\r" { text.removeFirst() }
+        while let last = text.last, last == " " || last == "\t" || last == "\r" { text.removeLast() }
+        return text
+    }
+}
+
+extension PrivacySettings {
+    /// What journaling apps may see of `playing`: nothing with Media off, nothing of an opted-out
+    /// app, and only assets within the contract's bounds.
+    package func shown(_ playing: [MediaAsset]) -> [MediaAsset] {
+        guard mediaEnabled else { return [] }
+        return playing.filter { allows($0.appID) }.compactMap(\.bounded)
+    }
+}

@@ -1,4 +1,0 @@
-public import AssetContract
-
-/// Which assets a purge deletes.
-public typealias PurgeScope = HistoryScope<Microseconds>
