@@ -56,8 +56,12 @@ let package = Package(
         // Shared helpers for tests: private buses, child processes, waiting with deadlines.
         .target(name: "TestSupport", dependencies: ["Locking"], path: "Tests/TestSupport", swiftSettings: strict),
 
+        // What the core's tests and the runtime's share: times, tracks, a scripted player's listening.
+        .target(name: "CoreFixtures", dependencies: ["BrokerCore", "Clocks"], path: "Tests/CoreFixtures", swiftSettings: strict),
+
+        .testTarget(name: "BrokerCoreTests", dependencies: ["BrokerCore", "CoreFixtures", "AssetContract", "Clocks"], swiftSettings: strict),
         .testTarget(name: "SwiftDBusTests", dependencies: ["SwiftDBus", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "MediaBrokerTests", dependencies: ["BrokerCore", "MediaBroker", "AssetContract", "PickerChannel", "BoundedFile", "Clocks", "SwiftDBus", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "MediaBrokerTests", dependencies: ["BrokerCore", "CoreFixtures", "MediaBroker", "AssetContract", "PickerChannel", "BoundedFile", "Clocks", "SwiftDBus", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "MediaPickerTests", dependencies: ["MediaPicker", "MediaDonationClient", "PickerChannel"], swiftSettings: strict),
         .testTarget(name: "MediaDonationClientTests", dependencies: ["MediaDonationClient", "SwiftDBus"], swiftSettings: strict),
         .testTarget(name: "BrokerCtlTests", dependencies: ["broker-ctl", "MediaDonationClient", "TestSupport"], swiftSettings: strict),

@@ -3,6 +3,7 @@ import Testing
 import TestSupport
 @testable import MediaBroker
 @testable import BrokerCore
+import CoreFixtures
 
 /// Art is read off the bus thread in batches: a burst of track changes wakes the reader once, only
 /// each player's newest art is read, and only art found is answered.

@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 @testable import MediaBroker
 @testable import BrokerCore
+import CoreFixtures
 
 /// When the daemon may skip `PRAGMA quick_check` at start: only for files exactly as its last clean
 /// stop left them.

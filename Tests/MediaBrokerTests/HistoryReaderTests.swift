@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 @testable import MediaBroker
 @testable import BrokerCore
+import CoreFixtures
 
 @Suite("HistoryReader: RecentMedia on a thread and a connection of its own")
 struct HistoryReaderTests {

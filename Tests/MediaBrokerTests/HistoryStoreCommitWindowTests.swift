@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 @testable import MediaBroker
 @testable import BrokerCore
+import CoreFixtures
 
 /// After a commit, writes no one waits on (a player's listens) gather for a commit window and share
 /// the next commit; anything someone waits on ends the window at once.

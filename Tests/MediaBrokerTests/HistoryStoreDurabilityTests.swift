@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 @testable import MediaBroker
 @testable import BrokerCore
+import CoreFixtures
 
 @Suite("HistoryStore: files, durability and closing")
 struct HistoryStoreDurabilityTests {

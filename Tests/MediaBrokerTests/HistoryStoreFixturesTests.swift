@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 @testable import MediaBroker
 @testable import BrokerCore
+import CoreFixtures
 
 // Shared fixtures for the HistoryStore tests: assets, temporary folders, and a way to look inside
 // the store's own connection (per-connection pragmas, query plans) from a test.

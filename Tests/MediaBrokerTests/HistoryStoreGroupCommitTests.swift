@@ -2,6 +2,7 @@ import TestSupport
 import Testing
 @testable import MediaBroker
 @testable import BrokerCore
+import CoreFixtures
 
 @Suite("HistoryStore: writes queued together share one commit")
 struct HistoryStoreGroupCommitTests {

@@ -2,6 +2,7 @@ import Glibc
 import Testing
 @testable import MediaBroker
 @testable import BrokerCore
+import CoreFixtures
 
 @Suite("HistoryStore: recording assets")
 struct HistoryStoreInsertTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import MediaBroker
 @testable import BrokerCore
+import CoreFixtures
 
 @Suite("HistoryStore: schema versions and damaged files")
 struct HistoryStoreMigrationTests {

@@ -1,6 +1,7 @@
 import Testing
 @testable import MediaBroker
 @testable import BrokerCore
+import CoreFixtures
 
 @Suite("HistoryStore: listens in progress and settings")
 struct HistoryStoreOpenListenTests {

@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 @testable import MediaBroker
 @testable import BrokerCore
+import CoreFixtures
 
 @Suite("HistoryWriter: what is recorded is stored once and announced once it is on disk")
 struct HistoryWriterTests {

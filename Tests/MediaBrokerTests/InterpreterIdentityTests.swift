@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import MediaBroker
 @testable import BrokerCore
+@testable import MediaBroker
+import CoreFixtures
 
 /// Issue 31: a player or an app run by an interpreter is named after itself, never after the
 /// interpreter; the executable is the last clue, and an interpreter is no clue at all.

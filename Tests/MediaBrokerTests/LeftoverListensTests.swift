@@ -2,6 +2,7 @@ import SwiftDBus
 import Testing
 @testable import MediaBroker
 @testable import BrokerCore
+import CoreFixtures
 
 /// Listens a crashed run left open, without a bus: whose they are, which continue, how the rest end.
 @Suite("Leftover listens after a crash")

@@ -1,6 +1,7 @@
 import Testing
-@testable import MediaBroker
 @testable import BrokerCore
+@testable import MediaBroker
+import CoreFixtures
 
 /// Issue 3 §1 and issue 5: how a listen ends, and what is never recorded.
 @Suite("Listening: ends, drops and what is never recorded")

@@ -1,6 +1,7 @@
 import Testing
 @testable import MediaBroker
 @testable import BrokerCore
+import CoreFixtures
 
 /// Issue 3 §3 and quirk 25: a listen in progress survives a broker crash.
 @Suite("Listening: crash recovery")

@@ -2,6 +2,7 @@ import SwiftDBus
 import Testing
 @testable import MediaBroker
 @testable import BrokerCore
+import CoreFixtures
 
 /// Issue 3 §1: which track is playing, when one listen ends and the next begins.
 @Suite("Listening: tracks, changes and repeats")

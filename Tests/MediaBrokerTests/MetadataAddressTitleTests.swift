@@ -2,6 +2,7 @@ import SwiftDBus
 import Testing
 @testable import MediaBroker
 @testable import BrokerCore
+import CoreFixtures
 
 /// Issue 17 §2: a page's address is no title, so a browser tab with nothing but its address makes
 /// no listen; names that merely look a little like addresses are kept.

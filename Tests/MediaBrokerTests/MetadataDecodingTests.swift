@@ -2,6 +2,7 @@ import SwiftDBus
 import Testing
 @testable import MediaBroker
 @testable import BrokerCore
+import CoreFixtures
 
 @Suite("Metadata: decoding what real players send")
 struct MetadataDecodingTests {

@@ -2,6 +2,7 @@ import SwiftDBus
 import Testing
 @testable import MediaBroker
 @testable import BrokerCore
+import CoreFixtures
 
 /// Issue 6 §2 and quirk 6: whatever a player sends, decoding is bounded and never fails.
 @Suite("Metadata: hostile input")

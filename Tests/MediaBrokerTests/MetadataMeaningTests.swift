@@ -1,6 +1,7 @@
 import Testing
-@testable import MediaBroker
 @testable import BrokerCore
+@testable import MediaBroker
+import CoreFixtures
 
 @Suite("Metadata: identity, adverts, placeholders and kind")
 struct MetadataMeaningTests {

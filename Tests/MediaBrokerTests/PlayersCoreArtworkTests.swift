@@ -2,6 +2,7 @@
 import SwiftDBus
 import Testing
 @testable import BrokerCore
+import CoreFixtures
 
 /// The art a player points at, with no bus and no disk: read once per URL and at once, handed to
 /// the store with the listen's first write that names it, never for a track that is no listen.

@@ -2,6 +2,7 @@
 import SwiftDBus
 import Testing
 @testable import BrokerCore
+import CoreFixtures
 
 /// Which players the core follows and what it reads from them, with no bus: names, limits, the
 /// sender and path a signal is believed from, reads asked again, answers that come too late.

@@ -2,6 +2,7 @@
 import SwiftDBus
 import Testing
 @testable import BrokerCore
+import CoreFixtures
 
 /// Drives a ``PlayersCore`` as the runtime would, with no bus: it feeds inputs, keeps the timers
 /// the core arms (firing them when the hand-moved clock passes them) and collects what the core

@@ -2,6 +2,7 @@
 import SwiftDBus
 import Testing
 @testable import BrokerCore
+import CoreFixtures
 
 /// Players whose leaving the broker was not told, with no bus: the bus daemon drops messages for a
 /// connection whose queue is full, a `NameOwnerChanged` among them. A read that finds no such

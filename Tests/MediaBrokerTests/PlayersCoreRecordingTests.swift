@@ -3,6 +3,7 @@ import Clocks
 import SwiftDBus
 import Testing
 @testable import BrokerCore
+import CoreFixtures
 
 /// What the core asks the store to do for what players play, with no bus and no disk: listens
 /// recorded under the app once it is known, the person's settings mid-listen, the twin rule,

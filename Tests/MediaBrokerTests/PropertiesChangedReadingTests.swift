@@ -2,6 +2,7 @@
 import SwiftDBus
 import Testing
 @testable import BrokerCore
+import CoreFixtures
 
 /// A player's `PropertiesChanged` is read where it lies in its body — of `Metadata` only the keys
 /// the broker uses, then `PlaybackStatus` and `Rate` — for every shape real players send

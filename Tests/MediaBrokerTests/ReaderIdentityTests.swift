@@ -3,6 +3,7 @@ import Testing
 import TestSupport
 @testable import MediaBroker
 @testable import BrokerCore
+import CoreFixtures
 
 /// Who a caller is, from its process alone (issue 20), and how long that answer is kept.
 @Suite struct ReaderIdentityTests {

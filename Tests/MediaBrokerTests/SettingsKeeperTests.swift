@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 @testable import MediaBroker
 @testable import BrokerCore
+import CoreFixtures
 
 /// Notes each change it is told of, under its name, in a log it shares with others.
 private final class NotedChanges: SettingsKeeper.Observer {

@@ -38,3 +38,6 @@ extension PropertiesChangedSignal {
         self = signal
     }
 }
+
+/// An object path as a player sends its `mpris:trackid`.
+func objectPath(_ text: String) -> DBusValue { .objectPath(try! ObjectPath(text)) }

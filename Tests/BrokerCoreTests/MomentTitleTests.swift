@@ -1,5 +1,4 @@
 import Testing
-@testable import MediaBroker
 @testable import BrokerCore
 
 /// The title a moment gets, by each rule, and the facts that went into it.

@@ -1,6 +1,6 @@
 import Testing
-@testable import MediaBroker
 @testable import BrokerCore
+import CoreFixtures
 
 /// The twin rule without a bus (quirk 14): the same song on two players at overlapping times is
 /// one listen, the original preferred over a mirror.

@@ -1,5 +1,4 @@
 import Testing
-@testable import MediaBroker
 @testable import BrokerCore
 
 /// Artwork files are named by SHA-256 of their bytes: the standard's test vectors.

@@ -1,6 +1,6 @@
 import Testing
-@testable import MediaBroker
 @testable import BrokerCore
+import CoreFixtures
 
 /// Issue 3 §3 and issue 16 §2: a listen is on disk once heard for a few seconds (or at its threshold,
 /// when sooner), then checkpointed at each state change and when it crosses its threshold;

@@ -1,6 +1,6 @@
 import Testing
-@testable import MediaBroker
 @testable import BrokerCore
+import CoreFixtures
 
 /// Issue 16 §1: what a player's listens ask of the store while its app is being found is held as
 /// coalesced data — one entry per listen that still matters, never one per signal — and every

@@ -1,6 +1,6 @@
 import Testing
-@testable import MediaBroker
 @testable import BrokerCore
+import CoreFixtures
 
 /// Issue 3 §1: `listened` is wall-clock time in Playing × Rate; a seek adds nothing.
 @Suite("Listening: counting the time heard")

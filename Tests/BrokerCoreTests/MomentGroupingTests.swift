@@ -1,5 +1,4 @@
 import Testing
-@testable import MediaBroker
 @testable import BrokerCore
 
 /// How listens become moments, with no store: the gap boundary, apps mixed, the day's start, the

@@ -1,6 +1,6 @@
 import Testing
-@testable import MediaBroker
 @testable import BrokerCore
+import CoreFixtures
 
 /// Issue 17 §4 without a bus: when a player met already playing began.
 @Suite("LateStart: a player met already playing began when its position says")

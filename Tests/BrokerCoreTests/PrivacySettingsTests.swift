@@ -1,4 +1,3 @@
-@testable import MediaBroker
 import Testing
 @testable import BrokerCore
 

@@ -1,6 +1,6 @@
 import Testing
-@testable import MediaBroker
 @testable import BrokerCore
+import CoreFixtures
 
 /// Issue 17 §4: a player met already playing (Chromium's name appears ~2.7 s after its audio
 /// starts) has been playing since its `Position` says; the listen begins then.

@@ -1,5 +1,4 @@
 import Testing
-@testable import MediaBroker
 @testable import BrokerCore
 
 /// When retention runs, without a timer: after a run, when the oldest asset expires but at most

@@ -1,6 +1,6 @@
 import Testing
-@testable import MediaBroker
 @testable import BrokerCore
+import CoreFixtures
 
 /// Issue 17 §3: a track that ended is a listen that ended — Paused at the track's end, or paused
 /// for longer than ``PlayerListening/longestPause`` — and playing again starts a new listen.

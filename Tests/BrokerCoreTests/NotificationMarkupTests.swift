@@ -1,5 +1,4 @@
 import Testing
-@testable import MediaBroker
 @testable import BrokerCore
 
 /// Issue 32, item 4: an app's words reach a notification's body as text, never as markup.

@@ -1,6 +1,6 @@
-@testable import MediaBroker
 import Testing
 @testable import BrokerCore
+import CoreFixtures
 
 /// The listens the twin rule remembers, indexed by title: a lookup finds exactly what a scan of
 /// every remembered listen would, however listens were added, dropped for room or expired.

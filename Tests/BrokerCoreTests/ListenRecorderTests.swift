@@ -1,6 +1,6 @@
 import Testing
-@testable import MediaBroker
 @testable import BrokerCore
+import CoreFixtures
 
 /// What becomes of a listen's effects by the person's settings, without a bus or a store: Media
 /// off or an opt-out mid-listen, settings changed while effects were held, twins.

@@ -1,6 +1,6 @@
 import Testing
-@testable import MediaBroker
 @testable import BrokerCore
+import CoreFixtures
 
 /// Random scripts of real and hostile events (issue 6 §2, a small in-suite cousin of the fuzzer):
 /// whatever a player sends, in whatever order and at whatever times, the effects stay a coherent

@@ -1,21 +1,19 @@
-import SwiftDBus
-import Testing
-@testable import MediaBroker
-@testable import BrokerCore
+package import BrokerCore
+package import Clocks
 
-// Shared fixtures for the Listening and Metadata tests: times, tracks, MPRIS maps, and a driver
+// Shared fixtures for the tests of the core and of the runtime: times, tracks, and a driver
 // that feeds a PlayerListening a scripted player's events and keeps every effect.
 
 /// One second in microseconds.
-let second: Microseconds = 1_000_000
+package let second: Microseconds = 1_000_000
 /// An arbitrary start of the script (2023-11-14).
-let scriptStart: Microseconds = 1_700_000_000_000_000
+package let scriptStart: Microseconds = 1_700_000_000_000_000
 
 /// The moment `seconds` after the script's start.
-func at(_ seconds: Double) -> Microseconds { scriptStart + Microseconds((seconds * 1_000_000).rounded()) }
+package func at(_ seconds: Double) -> Microseconds { scriptStart + Microseconds((seconds * 1_000_000).rounded()) }
 
 /// A complete, recordable music track.
-func track(
+package func track(
     _ title: String = "Song", artists: [String] = ["Artist"], album: String? = "Album",
     length: Microseconds? = 200 * second, trackID: String? = nil
 ) -> TrackMetadata {
@@ -23,24 +21,22 @@ func track(
         artists: artists, album: album, length: length)
 }
 
-func objectPath(_ text: String) -> DBusValue { .objectPath(try! ObjectPath(text)) }
-
 /// Feeds one player's events and records every effect, with helpers to look at them.
-struct ScriptedPlayer {
-    var listening: PlayerListening
-    private(set) var effects: [ListenEffect] = []
+package struct ScriptedPlayer {
+    package var listening: PlayerListening
+    package private(set) var effects: [ListenEffect] = []
     /// Whether the player's deadline timer runs, as the tracker runs it: before each event, a
     /// `.tick` at every deadline that came due. Off, only the script's own ticks are sent.
-    let timers: Bool
+    package let timers: Bool
     /// The latest moment an event was sent at.
     private var clock = scriptStart
 
-    init(rule: ListenRule = .lastFM, checkpointInterval: Microseconds? = nil, timers: Bool = false) {
+    package init(rule: ListenRule = .lastFM, checkpointInterval: Microseconds? = nil, timers: Bool = false) {
         listening = PlayerListening(rule: rule, checkpointInterval: checkpointInterval)
         self.timers = timers
     }
 
-    init(resumed: PlayerListening) {
+    package init(resumed: PlayerListening) {
         listening = resumed
         timers = false
     }
@@ -48,7 +44,7 @@ struct ScriptedPlayer {
     /// Sends `event` at `seconds` into the script (after the ticks due before it, with `timers`);
     /// returns that event's own effects.
     @discardableResult
-    mutating func send(_ event: PlayerEvent, at seconds: Double) -> [ListenEffect] {
+    package mutating func send(_ event: PlayerEvent, at seconds: Double) -> [ListenEffect] {
         let now = at(seconds)
         if timers { runTimers(until: now) }
         let new = listening.handle(event, at: now)
@@ -67,43 +63,43 @@ struct ScriptedPlayer {
     }
 
     /// The usual start: metadata, then Playing.
-    mutating func play(_ metadata: TrackMetadata, at seconds: Double) {
+    package mutating func play(_ metadata: TrackMetadata, at seconds: Double) {
         send(.metadata(metadata), at: seconds)
         send(.playbackStatus(.playing), at: seconds)
     }
 
-    var opened: [Listen] { effects.compactMap { if case .opened(let l) = $0 { l } else { nil } } }
-    var checkpoints: [Listen] { effects.compactMap { if case .checkpoint(let l) = $0 { l } else { nil } } }
-    var finished: [Listen] { effects.compactMap { if case .finished(let l) = $0 { l } else { nil } } }
-    var dropped: [(Listen, DropReason)] { effects.compactMap { if case .dropped(let l, let r) = $0 { (l, r) } else { nil } } }
-    var dropReasons: [DropReason] { dropped.map(\.1) }
+    package var opened: [Listen] { effects.compactMap { if case .opened(let l) = $0 { l } else { nil } } }
+    package var checkpoints: [Listen] { effects.compactMap { if case .checkpoint(let l) = $0 { l } else { nil } } }
+    package var finished: [Listen] { effects.compactMap { if case .finished(let l) = $0 { l } else { nil } } }
+    package var dropped: [(Listen, DropReason)] { effects.compactMap { if case .dropped(let l, let r) = $0 { (l, r) } else { nil } } }
+    package var dropReasons: [DropReason] { dropped.map(\.1) }
 
     /// What `finished` recorded, as (title, started, ended, listened) in seconds from the start.
-    var recorded: [Recorded] {
+    package var recorded: [Recorded] {
         finished.map { Recorded($0.metadata.title ?? "", $0.started, $0.ended, $0.listened) }
     }
 }
 
 /// A finished listen's essentials, times in seconds from the script's start, for readable asserts.
-struct Recorded: Equatable, CustomStringConvertible {
-    var title: String
-    var started: Double
-    var ended: Double
-    var listened: Double
+package struct Recorded: Equatable, CustomStringConvertible {
+    package var title: String
+    package var started: Double
+    package var ended: Double
+    package var listened: Double
 
-    init(_ title: String, _ started: Microseconds, _ ended: Microseconds, _ listened: Microseconds) {
+    package init(_ title: String, _ started: Microseconds, _ ended: Microseconds, _ listened: Microseconds) {
         self.title = title
         self.started = Double(started - scriptStart) / 1e6
         self.ended = Double(ended - scriptStart) / 1e6
         self.listened = Double(listened) / 1e6
     }
 
-    init(_ title: String, started: Double, ended: Double, listened: Double) {
+    package init(_ title: String, started: Double, ended: Double, listened: Double) {
         self.title = title
         self.started = started
         self.ended = ended
         self.listened = listened
     }
 
-    var description: String { "\(title) [\(started)…\(ended)] heard \(listened)" }
+    package var description: String { "\(title) [\(started)…\(ended)] heard \(listened)" }
 }

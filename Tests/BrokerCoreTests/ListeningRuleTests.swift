@@ -1,6 +1,6 @@
 import Testing
-@testable import MediaBroker
 @testable import BrokerCore
+import CoreFixtures
 
 @Suite("ListenRule: when a listen counts")
 struct ListeningRuleTests {

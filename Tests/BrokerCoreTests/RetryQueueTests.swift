@@ -1,5 +1,4 @@
 import Testing
-@testable import MediaBroker
 @testable import BrokerCore
 
 /// Records the store refused for now (a full disk), without a bus or a store: kept in order,

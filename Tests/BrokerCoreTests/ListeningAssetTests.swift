@@ -1,6 +1,6 @@
 import Testing
-@testable import MediaBroker
 @testable import BrokerCore
+import CoreFixtures
 
 @Suite("Listening: a listen as a MediaAsset")
 struct ListeningAssetTests {
