@@ -15,7 +15,7 @@ import Testing
         // Generous deadlines: in the parallel suite (and under ThreadSanitizer) tests that block
         // cooperative threads can delay this child task by seconds; what is tested is who answers.
         async let reply = pair.client.call(pair.call(member: "Hold"), timeout: .seconds(120))
-        let invocation = try await object.held.take(timeout: .seconds(60))
+        let invocation = try await object.held.take()
         #expect(invocation.sender == pair.client.uniqueName)
         #expect(invocation.message.expectsReply)
         // The handler has returned long ago; the answer comes from a thread the loop does not own.

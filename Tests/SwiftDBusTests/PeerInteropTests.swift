@@ -48,7 +48,7 @@ import Testing
             """
         let (status, _, err) = try Self.runPython(script, on: pair.bus, arguments: [pair.bus.address])
         #expect(status == .exited(0), "\(err)")
-        let signal = try await received.take(timeout: .seconds(10))
+        let signal = try await received.take()
         #expect(signal.arguments == [MarshallingTests.variants(64)])
     }
 }

@@ -12,10 +12,11 @@ public final class Mailbox<Value: Sendable>: Sendable {
 
     /// The oldest value, waiting up to `timeout` for one to arrive.
     ///
-    /// The mailbox is looked in once more after the deadline has passed: with every suite running
-    /// on two cores, tests that block their threads can keep this task from waking for seconds,
-    /// and a value that arrived meanwhile is there, not late.
-    public func take(timeout: Duration = .seconds(20)) async throws -> Value {
+    /// The deadline is generous and the mailbox is looked in once more after it has passed: the
+    /// unit suites start all their tests at once on the test pool's two threads, so a task that
+    /// sends what a handler puts here, or this one waking, can wait behind hundreds of tests —
+    /// tens of seconds when the suite runs on a busy machine.
+    public func take(timeout: Duration = .seconds(90)) async throws -> Value {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
         while true {

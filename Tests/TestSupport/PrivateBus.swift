@@ -87,14 +87,16 @@ public final class PrivateBus: Sendable {
     // MARK: Asking the bus driver (through dbus-send, so they need no D-Bus library)
 
     /// Calls a method of the bus driver `org.freedesktop.DBus` with dbus-send and returns its
-    /// printed reply; throws with dbus-send's error when the call fails.
+    /// printed reply; throws with dbus-send's error when the call fails. The reply may take as long
+    /// as starting a program does (`StartServiceByName` waits for it to own its name: mpv on two
+    /// busy cores has taken more than 5 s), so it is waited for up to 30 s.
     public func callBusDriver(_ method: String, _ arguments: String...) throws -> String {
         let result = try ChildProcess.run(
             "dbus-send",
-            arguments: ["--session", "--print-reply", "--reply-timeout=5000", "--dest=org.freedesktop.DBus",
+            arguments: ["--session", "--print-reply", "--reply-timeout=30000", "--dest=org.freedesktop.DBus",
                         "/org/freedesktop/DBus", "org.freedesktop.DBus.\(method)"] + arguments,
             environment: environment,
-            timeout: .seconds(10))
+            timeout: .seconds(40))
         guard result.status.isSuccess else {
             throw TestSupportError("dbus-send \(method) \(result.status): \(result.standardError)")
         }

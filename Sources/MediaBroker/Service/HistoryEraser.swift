@@ -36,10 +36,10 @@ final class HistoryEraser: @unchecked Sendable, SettingsKeeper.Observer {
         } catch {
             return call.fail(error)
         }
-        // Each batch is announced on the bus thread, where the subscribers are; the reply follows
-        // the same way, so a caller hears of every removal before its answer.
+        // The reply goes through the bus thread as each batch's announcement does, so a caller
+        // hears of every removal before its answer.
         let loop = connection.loop
-        store.purge(scope, onBatch: { [announcer] ids in loop.execute { announcer.removed(ids) } }) { [log] result in
+        store.purge(scope, onBatch: announceRemovals) { [log] result in
             loop.execute {
                 switch result {
                 case .success(let count):
@@ -74,8 +74,7 @@ final class HistoryEraser: @unchecked Sendable, SettingsKeeper.Observer {
         schedule.running()
         guard let window = settings.value.retentionWindow else { return }
         let ranAt = WallClock.now, days = settings.value.retentionDays
-        let onBatch: @Sendable ([Int64]) -> Void = { [announcer, loop = connection.loop] ids in loop.execute { announcer.removed(ids) } }
-        store.expire(olderThan: ranAt - window, onBatch: onBatch) { [self] result in
+        store.expire(olderThan: ranAt - window, onBatch: announceRemovals) { [self] result in
             if case .success(let count) = result, count > 0 { log.info("retention removed \(count) assets older than \(days) days") }
             store.oldestStarted { [self] oldest in
                 connection.loop.execute { [self] in
@@ -84,6 +83,12 @@ final class HistoryEraser: @unchecked Sendable, SettingsKeeper.Observer {
                 }
             }
         }
+    }
+
+    /// What a deletion's batches are handed to: each batch's ids, announced on the bus thread, where
+    /// the subscribers are.
+    private var announceRemovals: @Sendable ([Int64]) -> Void {
+        { [announcer, loop = connection.loop] ids in loop.execute { announcer.removed(ids) } }
     }
 
     private func arm(at due: Microseconds) {
