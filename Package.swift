@@ -57,7 +57,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Locking"], path: "Tests/TestSupport", swiftSettings: strict),
 
         // What the core's tests and the runtime's share: times, tracks, a scripted player's listening.
-        .target(name: "CoreFixtures", dependencies: ["BrokerCore", "Clocks"], path: "Tests/CoreFixtures", swiftSettings: strict),
+        .target(name: "CoreFixtures", dependencies: ["BrokerCore"], path: "Tests/CoreFixtures", swiftSettings: strict),
 
         .testTarget(name: "BrokerCoreTests", dependencies: ["BrokerCore", "CoreFixtures", "AssetContract", "Clocks"], swiftSettings: strict),
         .testTarget(name: "SwiftDBusTests", dependencies: ["SwiftDBus", "TestSupport"], swiftSettings: strict),

@@ -1,5 +1,4 @@
 package import BrokerCore
-package import Clocks
 
 // Shared fixtures for the tests of the core and of the runtime: times, tracks, and a driver
 // that feeds a PlayerListening a scripted player's events and keeps every effect.

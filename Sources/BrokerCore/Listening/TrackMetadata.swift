@@ -1,4 +1,4 @@
-package import AssetContract
+import AssetContract
 
 /// What a player says it is playing: the MPRIS `Metadata` keys the broker uses, read leniently and
 /// bounded (see ``Limits``).

@@ -7,12 +7,14 @@ package struct Refusal: Error, Sendable, Hashable {
         case brokerAccessDenied
         case notAPlayer
         case optedOutByUser
+        case mediaDisabled
+        case appOptedOut
     }
 
     package var name: Name
     package var message: String
 
-    init(_ name: Name, _ message: String) {
+    package init(_ name: Name, _ message: String) {
         self.name = name
         self.message = message
     }

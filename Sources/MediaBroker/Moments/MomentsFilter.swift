@@ -35,4 +35,3 @@ extension MomentsQuery {
     }
 }
 
-extension MomentsQuery: HistoryQuestion {}

@@ -84,18 +84,11 @@ extension MediaAsset {
 }
 
 extension MediaAsset {
-    /// `Donate` as the rule and the person's settings allow it: a `listened` too short to count,
-    /// a `started` older than the history is kept (it would be announced, then deleted by the next
-    /// retention pass), Media switched off or the app opted out are each refused with a clear error.
+    /// `Donate` as the rule and the person's settings allow it (``refusalOfDonation(listenedTold:now:rule:settings:)``).
     init(donation fields: [String: DBusValue], now: Microseconds, rule: ListenRule, settings: PrivacySettings) throws(BusError) {
         try self.init(donation: fields, now: now)
-        if fields["listened"] != nil, !rule.qualifies(listened: listened, length: length) {
-            throw .invalidArgs("'listened' is too short to count as a listen")
+        if let refusal = refusalOfDonation(listenedTold: fields["listened"] != nil, now: now, rule: rule, settings: settings) {
+            throw BusError(refusal)
         }
-        if settings.hasExpired(started: started, now: now) {
-            throw .invalidArgs("'started' is more than \(settings.retentionDays) days ago, older than the history is kept (RetentionDays)")
-        }
-        guard settings.mediaEnabled else { throw BusError(.mediaDisabled, "media recording is switched off") }
-        guard settings.allows(appID) else { throw BusError(.appOptedOut, "\(appID) is opted out; nothing of it is recorded") }
     }
 }

@@ -9,6 +9,8 @@ extension BusError {
         case .brokerAccessDenied: .brokerAccessDenied
         case .notAPlayer: .notAPlayer
         case .optedOutByUser: .optedOutByUser
+        case .mediaDisabled: .mediaDisabled
+        case .appOptedOut: .appOptedOut
         }
         self.init(name, refusal.message)
     }
