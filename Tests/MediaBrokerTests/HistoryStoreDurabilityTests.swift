@@ -139,7 +139,10 @@ struct HistoryStoreDurabilityTests {
         let failure = await #expect(throws: StoreError.self) { try await answer { store.insert(contentsOf: batch, completion: $0) } }
         guard case .diskFull? = failure else { Issue.record("expected .diskFull, got \(String(describing: failure))"); return }
         #expect(failure?.isTransient == true)
-        #expect(try await answer { store.count(completion: $0) } == 10)
+        // Each listen tells its own fate (GroupCommit runs a failed group's writes again alone):
+        // those written before the disk filled are kept, whole; the others are not.
+        let kept = try await answer { store.count(completion: $0) }
+        #expect(kept >= 10 && kept < 510)
         #expect(try await store.pragma("PRAGMA quick_check") == "ok")
         try await store.inspect { database throws(SQLiteError) in
             try database.connection.execute("PRAGMA max_page_count = 1000000")

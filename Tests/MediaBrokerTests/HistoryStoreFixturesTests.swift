@@ -108,6 +108,25 @@ func answer<T: Sendable>(_ start: (@escaping @Sendable (Result<T, StoreError>) -
 
 /// The history's reads and purges as tests ask for them, each through the one form the broker uses.
 extension HistoryStore {
+    /// Records `assets` as the broker records one event's listens — each `insert`, all in one unit
+    /// (`together`: one transaction) — and hands back their outcomes in order, or the first failure.
+    func insert(contentsOf assets: [MediaAsset], completion: @escaping @Sendable (Result<[InsertOutcome], StoreError>) -> Void) {
+        guard !assets.isEmpty else { return completion(.success([])) }
+        let results = Locked<[Result<InsertOutcome, StoreError>?]>(Array(repeating: nil, count: assets.count))
+        together {
+            for (index, asset) in assets.enumerated() {
+                insert(asset) { result in
+                    let all = results.withLock { results in
+                        results[index] = result
+                        return results.contains { $0 == nil } ? nil : results.compactMap { $0 }
+                    }
+                    guard let all else { return }
+                    completion(Result { () throws(StoreError) in try all.map { result throws(StoreError) in try result.get() } })
+                }
+            }
+        }
+    }
+
     /// `RecentMedia`'s page, read on the store's thread (the reader's fallback); `.unknownCursor`
     /// when `query.beforeID` names no asset.
     func recentPage(_ query: RecentQuery) async throws(StoreError) -> [MediaAsset] {

@@ -16,18 +16,6 @@ extension HistoryDatabase {
         }
     }
 
-    /// Records many assets atomically, all or none: one transaction and one `fsync` for the lot.
-    func insert(contentsOf assets: [MediaAsset]) throws(StoreError) -> [InsertOutcome] {
-        try sql { () throws(SQLiteError) in
-            try connection.transaction { () throws(SQLiteError) in
-                var outcomes: [InsertOutcome] = []
-                outcomes.reserveCapacity(assets.count)
-                for asset in assets { outcomes.append(try insertInTransaction(asset)) }
-                return outcomes
-            }
-        }
-    }
-
     /// The insert itself, for callers that already hold a transaction. The asset's own `id` is
     /// ignored: ids are the store's to give.
     ///

@@ -11,12 +11,6 @@ extension HistoryStore {
         perform(.write, { database throws(StoreError) in try database.insert(asset) }, completion: completion)
     }
 
-    /// Records many assets in one transaction — all or none, one `fsync` — with one outcome each,
-    /// in order.
-    func insert(contentsOf assets: [MediaAsset], completion: @escaping Completion<[InsertOutcome]>) {
-        perform(.write, { database throws(StoreError) in try database.insert(contentsOf: assets) }, completion: completion)
-    }
-
     /// How many assets are stored, opted-out apps included.
     func count(completion: @escaping Completion<Int>) {
         perform({ database throws(StoreError) in try database.count() }, completion: completion)
