@@ -4,8 +4,11 @@
 //   CDBus, CSQLite        C system libraries (module map + shim header)
 //   SwiftDBus             the only importer of CDBus: typed values, names, messages,
 //                         a connection with one owner thread, exported objects
-//   MediaBroker           the daemon's domain: players, listen rules, history store
-//                         (the only importer of CSQLite)
+//   BrokerCore            the broker's policy: listening rules, the players core, recording,
+//                         moments, who may read, the settings — events in, what to do out; it
+//                         imports no bus, no SQLite and no C library, so it does no I/O
+//   MediaBroker           the daemon's runtimes around the core: bus, history store (the only
+//                         importer of CSQLite), threads, files
 //   MediaDonationClient   the public library journaling apps use
 //   MediaBrokerVersion    the single source of the version string
 //   Clocks                the monotonic and wall clocks, and Duration in microseconds

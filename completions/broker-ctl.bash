@@ -24,6 +24,8 @@ follow --json
 status --json
 donate --app=ID --title=T --artist=A --album=B --started=WHEN --length=SECONDS --json
 media --json [on|off|status]
+pause --until=TIME --json [DURATION]
+resume --json
 apps --json --ids
 opt-out --purge --yes APP
 opt-in APP

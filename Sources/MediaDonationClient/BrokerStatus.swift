@@ -18,10 +18,13 @@ public struct BrokerStatus: Sendable, Hashable {
     public var version: String
     public var assetCount: Int
     public var players: [Player]
+    /// The pause of recording in force (`nil`: recording is not paused; interface version 6).
+    public var pause: RecordingPause?
 
-    public init(version: String, assetCount: Int, players: [Player]) {
+    public init(version: String, assetCount: Int, players: [Player], pause: RecordingPause? = nil) {
         self.version = version
         self.assetCount = assetCount
         self.players = players
+        self.pause = pause
     }
 }

@@ -1,9 +1,33 @@
 import Clocks
-import FoundationEssentials
+public import FoundationEssentials
 import SwiftDBus
 
-/// The person's controls: the Media toggle, per-app opt-out, retention and purge.
+/// The person's controls: the Media toggle, a pause, per-app opt-out, retention and purge.
 extension MediaBrokerClient {
+    /// Pauses recording (nothing is recorded from any source, a listen in progress is discarded)
+    /// for `duration`, until `date`, or, with neither, until ``resume()``. Interface version 6.
+    public func pause(for duration: Duration? = nil, until date: Date? = nil) async throws(MediaBrokerError) {
+        var options: [String: DBusValue] = [:]
+        if let duration { options["duration"] = .int64(duration.wholeMicroseconds) }
+        if let date { options["until"] = .int64(date.microsecondsSinceEpoch) }
+        _ = try await call("Pause", [.vardict(options)])
+    }
+
+    /// Ends a pause now; nothing happens when recording is not paused.
+    public func resume() async throws(MediaBrokerError) {
+        _ = try await call("Resume", [])
+    }
+
+    /// The pause in force, `nil` when recording is not paused.
+    public func currentPause() async throws(MediaBrokerError) -> RecordingPause? {
+        guard let value = try? await property("PausedUntil").integer(as: Int64.self) else { throw Self.unexpected("PausedUntil") }
+        switch value {
+        case 0: return nil
+        case .max: return .untilResumed
+        default: return .until(Date(microsecondsSinceEpoch: value))
+        }
+    }
+
     /// The Media toggle. Off: nothing new is recorded, and journaling apps get no media.
     public func isMediaEnabled() async throws(MediaBrokerError) -> Bool {
         guard let value = try? await property("MediaEnabled").boolean() else { throw Self.unexpected("MediaEnabled") }

@@ -88,10 +88,15 @@ public final class MediaBrokerClient: Sendable {
                 busName: name, appID: try? player["app_id"]?.string(),
                 playbackStatus: try? player["playback_status"]?.string())
         }
+        let pause: RecordingPause? = if (try? map["paused"]?.boolean()) == true {
+            (try? map["paused_until"]?.integer(as: Int64.self)).map { .until(Date(microsecondsSinceEpoch: $0)) } ?? .untilResumed
+        } else {
+            nil
+        }
         return BrokerStatus(
             version: (try? map["version"]?.string()) ?? "unknown",
             assetCount: (try? map["assets"]?.integer(as: Int.self)) ?? 0,
-            players: players)
+            players: players, pause: pause)
     }
 
     // MARK: Plumbing
@@ -154,6 +159,8 @@ extension MediaBrokerError {
             self = .invalidArguments(error.message)
         case "org.mediabroker.MediaBroker1.Error.MediaDisabled":
             self = .mediaDisabled
+        case "org.mediabroker.MediaBroker1.Error.Paused":
+            self = .paused
         case "org.mediabroker.MediaBroker1.Error.AccessDenied":
             self = .accessDenied(error.message)
         case "org.freedesktop.DBus.Error.Disconnected":

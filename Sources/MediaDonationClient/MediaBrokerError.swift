@@ -9,6 +9,8 @@ public enum MediaBrokerError: Error, Sendable, Equatable, CustomStringConvertibl
     case invalidArguments(String)
     /// Media recording is switched off (`org.mediabroker.MediaBroker1.Error.MediaDisabled`).
     case mediaDisabled
+    /// Recording is paused (`org.mediabroker.MediaBroker1.Error.Paused`, interface version 6).
+    case paused
     /// The broker refused the caller (`org.mediabroker.MediaBroker1.Error.AccessDenied`): a
     /// sandboxed app the person has not allowed to read, a sandboxed app changing a setting, or a
     /// donation in another app's name. The message says what the app may do instead.
@@ -22,6 +24,7 @@ public enum MediaBrokerError: Error, Sendable, Equatable, CustomStringConvertibl
         case .brokerNotRunning: "the media broker is not running (org.mediabroker.MediaBroker1 has no owner)"
         case .invalidArguments(let why): "invalid arguments: \(why)"
         case .mediaDisabled: "media recording is switched off"
+        case .paused: "recording is paused"
         case .accessDenied(let why): "access denied: \(why)"
         case .busFailure(let name, let message): "\(name): \(message)"
         }

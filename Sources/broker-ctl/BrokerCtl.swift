@@ -12,6 +12,8 @@ enum BrokerCtl {
         StatusCommand.self,
         DonateCommand.self,
         MediaCommand.self,
+        PauseCommand.self,
+        ResumeCommand.self,
         AppsCommand.self,
         OptOutCommand.self,
         OptInCommand.self,

@@ -36,6 +36,13 @@ protocol BrokerService: Sendable {
     func isMediaEnabled() async throws(MediaBrokerError) -> Bool
     func setMediaEnabled(_ enabled: Bool) async throws(MediaBrokerError)
 
+    /// Pauses recording (broker version 6): for `duration`, until `date`, or, with neither, until
+    /// ``resume()``.
+    func pause(for duration: Duration?, until date: Date?) async throws(MediaBrokerError)
+    func resume() async throws(MediaBrokerError)
+    /// The pause in force, `nil` when recording is not paused.
+    func currentPause() async throws(MediaBrokerError) -> RecordingPause?
+
     /// Days after which assets expire; 0 keeps them forever.
     func retentionDays() async throws(MediaBrokerError) -> Int
     func setRetentionDays(_ days: Int) async throws(MediaBrokerError)

@@ -106,7 +106,7 @@ import Testing
         let status = BrokerStatus(version: "0.1.0", assetCount: 5, players: [])
         let run = await runBrokerCtl(["status"], broker: FakeBroker(status: .success(status)))
         #expect(run.exitCode == 0)
-        #expect(run.standardOutput == StatusOutput.text(status))
+        #expect(run.standardOutput == StatusOutput.text(status, timeZone: UTC()))
         let json = await runBrokerCtl(["status", "--json"], broker: FakeBroker(status: .success(status)))
         #expect(json.standardOutput == StatusOutput.json(status))
     }

@@ -55,6 +55,8 @@ final class FakeBroker: BrokerService {
         case purge(PurgeScope)
         case donate(Donation)
         case setReaderAccess(String, ReaderInfo.Access?)
+        case pause(Duration?, Date?)
+        case resume
     }
 
     let media: Result<[GenericMedia], MediaBrokerError>
@@ -70,6 +72,8 @@ final class FakeBroker: BrokerService {
     let failures: [String: MediaBrokerError]
     private let newestFirst: [GenericMedia]
     private let state: Mutex<(enabled: Bool, retention: Int, requests: [RecentRequest], changes: [Change])>
+    /// The pause a `pause` set: one that lasts a while ends that long after 2027-01-15 08:00 UTC.
+    private let pauseState = Mutex<RecordingPause?>(nil)
 
     var recentRequests: [RecentRequest] { state.withLock { $0.requests } }
     var changes: [Change] { state.withLock { $0.changes } }
@@ -159,6 +163,24 @@ final class FakeBroker: BrokerService {
         try check("setMediaEnabled")
         record(.setMediaEnabled(enabled))
         state.withLock { $0.enabled = enabled }
+    }
+
+    func pause(for duration: Duration?, until date: Date?) async throws(MediaBrokerError) {
+        try check("pause")
+        record(.pause(duration, date))
+        let end = date ?? duration.map { Date(timeIntervalSince1970: 1_800_000_000 + Double($0.components.seconds)) }
+        pauseState.withLock { $0 = end.map { .until($0) } ?? .untilResumed }
+    }
+
+    func resume() async throws(MediaBrokerError) {
+        try check("resume")
+        record(.resume)
+        pauseState.withLock { $0 = nil }
+    }
+
+    func currentPause() async throws(MediaBrokerError) -> RecordingPause? {
+        try check("currentPause")
+        return pauseState.withLock { $0 }
     }
 
     func retentionDays() async throws(MediaBrokerError) -> Int {

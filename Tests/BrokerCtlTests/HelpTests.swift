@@ -91,10 +91,12 @@ import Testing
         #expect(AllowCommand.optionNames == ["--help", "-h"])
         #expect(PurgeCommand.optionNames == ["--app", "--since", "--until", "--all", "--yes", "-y", "--help", "-h"])
         #expect(RetentionCommand.optionNames == ["--json", "--help", "-h"])
+        #expect(PauseCommand.optionNames == ["--until", "--json", "--help", "-h"])
+        #expect(ResumeCommand.optionNames == ["--json", "--help", "-h"])
         #expect(ExportCommand.optionNames == ["--since", "--until", "--app", "--format", "--help", "-h"])
         #expect(
             BrokerCtl.allSubcommands.map { $0.name } == [
-                "recent", "moments", "now", "follow", "status", "donate", "media", "apps", "opt-out", "opt-in", "readers",
+                "recent", "moments", "now", "follow", "status", "donate", "media", "pause", "resume", "apps", "opt-out", "opt-in", "readers",
                 "allow", "deny", "forget", "purge", "retention", "export", "help",
             ])
     }

@@ -14,7 +14,7 @@ import Testing
 
     @Test func humanLinesListEveryPlayer() {
         #expect(
-            StatusOutput.text(twoPlayers) == """
+            StatusOutput.text(twoPlayers, timeZone: UTC()) == """
                 Broker: running (version 0.1.0)
                 Assets: 123
                 Players: org.mpris.MediaPlayer2.mpv (mpv, Playing)
@@ -26,12 +26,12 @@ import Testing
 
     @Test func noPlayersSaysNone() {
         let status = BrokerStatus(version: BrokerCtlVersion.current, assetCount: 0, players: [])
-        #expect(StatusOutput.text(status).hasSuffix("Players: none\n"))
+        #expect(StatusOutput.text(status, timeZone: UTC()).hasSuffix("Players: none\n"))
     }
 
     @Test func aBrokerOfAnotherVersionIsPointedOut() {
         let status = BrokerStatus(version: "9.9.9", assetCount: 0, players: [])
-        #expect(StatusOutput.text(status).hasPrefix("Broker: running (version 9.9.9; broker-ctl is 0.1.0)\n"))
+        #expect(StatusOutput.text(status, timeZone: UTC()).hasPrefix("Broker: running (version 9.9.9; broker-ctl is 0.1.0)\n"))
     }
 
     @Test func jsonIsOneValidObject() throws {

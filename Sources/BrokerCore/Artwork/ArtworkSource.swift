@@ -97,7 +97,7 @@ package enum ArtworkSource: Hashable, Sendable {
 }
 
 /// The image formats the broker keeps, told by their first bytes, never by a name or a claim.
-package enum ImageKind: String, Sendable {
+enum ImageKind: String, Sendable {
     case png, jpeg, webp
 
     init?(magic bytes: some Collection<UInt8>) {

@@ -1,7 +1,7 @@
 /// SHA-256 (FIPS 180-4), to name an artwork file by its content. The toolchain on Linux has no
 /// hash of its own and the broker links nothing else; this is the standard's algorithm, checked
 /// against its test vectors (`ArtworkHashTests`).
-package struct SHA256 {
+struct SHA256 {
     private var state: [UInt32] = [
         0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
     ]

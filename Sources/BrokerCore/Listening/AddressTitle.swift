@@ -16,7 +16,7 @@
 ///
 /// Titles with a space, upper-case host names (`Mr.Brightside/Live`) and file names (`song.mp3`,
 /// which mpv sends for untagged files) are kept.
-package enum AddressTitle {
+enum AddressTitle {
     static func isAddress(_ title: String, url: String?) -> Bool {
         guard !title.isEmpty, !title.utf8.contains(where: { $0 <= 0x20 }) else { return false }
         let bytes = Array(title.utf8)

@@ -32,7 +32,7 @@ package struct Listen: Sendable, Hashable {
 
     /// The player's unique name and the listen's key from a ``storeKey(player:)``; `nil` for a key
     /// not made that way.
-    package static func parseStoreKey(_ storeKey: String) -> (player: String, key: String)? {
+    static func parseStoreKey(_ storeKey: String) -> (player: String, key: String)? {
         guard let space = storeKey.firstIndex(of: " ") else { return nil }
         let player = storeKey[..<space]
         let key = storeKey[storeKey.index(after: space)...]

@@ -18,9 +18,9 @@ package enum ListenRule: Sendable, Hashable {
     }
 
     /// Last.fm's numbers.
-    package static let lastFMShortestTrack: Microseconds = 30_000_000
-    package static let lastFMCap: Microseconds = 240_000_000
-    package static let lastFMUnknownLength: Microseconds = 30_000_000
+    static let lastFMShortestTrack: Microseconds = 30_000_000
+    static let lastFMCap: Microseconds = 240_000_000
+    static let lastFMUnknownLength: Microseconds = 30_000_000
 
     /// How much must be heard of a track of `length` (`nil`: unknown) to count; `nil` when no amount
     /// counts (a track of 30 s or less under the Last.fm rule). Listening time that reaches it
@@ -37,7 +37,7 @@ package enum ListenRule: Sendable, Hashable {
     }
 
     /// Whether `listened` microseconds of a track of `length` count as a listen.
-    package func qualifies(listened: Microseconds, length: Microseconds?) -> Bool {
+    func qualifies(listened: Microseconds, length: Microseconds?) -> Bool {
         guard let threshold = threshold(length: length) else { return false }
         return listened >= max(threshold, 1)
     }

@@ -43,30 +43,30 @@
 ///   floods of identical signals.
 package struct PlayerListening: Sendable {
     /// A `Seeked` to at most this position (µs) after a qualifying listen is a restart (2 s)…
-    package static let loopRestartWindow: Microseconds = 2_000_000
+    static let loopRestartWindow: Microseconds = 2_000_000
     /// …when it goes back from where the player was (or from all it was heard playing, its position
     /// never told) by this much (1 s), or by half of that when less was heard: a `Seeked` telling
     /// where the player already is (Chromium tells it so now and then) starts nothing.
-    package static let restartDistance: Microseconds = 1_000_000
+    static let restartDistance: Microseconds = 1_000_000
     /// A `Seeked` at or past the position told within this long (5 s) is a player catching up after
     /// a stall — Chromium buffering repeats where it is while Playing — unless the track had
     /// reached its end: a loop.
-    package static let stallWindow: Microseconds = 5_000_000
+    static let stallWindow: Microseconds = 5_000_000
     /// How much may be heard of untitled metadata before a title that completes it counts as a new
     /// track instead (2 s: players fill in within a few hundred ms).
-    package static let fillInWindow: Microseconds = 2_000_000
+    static let fillInWindow: Microseconds = 2_000_000
     /// The fastest rate counted (16×); faster rates count as this.
-    package static let maximumRate: Double = 16
+    static let maximumRate: Double = 16
     /// The default time between checkpoints of a long listen while it plays (5 minutes).
-    package static let defaultCheckpointInterval: Microseconds = 300_000_000
+    static let defaultCheckpointInterval: Microseconds = 300_000_000
     /// How long a listen is heard before it is first written, unless its threshold comes sooner (5 s).
-    package static let firstWriteAfter: Microseconds = 5_000_000
+    static let firstWriteAfter: Microseconds = 5_000_000
     /// Paused at most this far from the track's end is paused at its end: the track ended (1 s;
     /// Firefox reports `Position` in whole seconds).
-    package static let endOfTrackWindow: Microseconds = 1_000_000
+    static let endOfTrackWindow: Microseconds = 1_000_000
     /// A listen paused for longer than this has ended (10 minutes): it is finished, and playing on
     /// later starts a new listen, so a tab left paused overnight is not a listen still going on.
-    package static let longestPause: Microseconds = 600_000_000
+    static let longestPause: Microseconds = 600_000_000
 
     /// When a listen counts.
     package let rule: ListenRule
@@ -85,7 +85,7 @@ package struct PlayerListening: Sendable {
     /// Where the track was when last told (`Seeked`, `Position`), or worked out at a change of
     /// state, and when; `nil` when unknown (a new track, or nothing told yet).
     private var position: ToldPosition?
-    package typealias ToldPosition = (value: Microseconds, at: Microseconds)
+    typealias ToldPosition = (value: Microseconds, at: Microseconds)
     /// Numbers this player's listens, so keys stay unique even at the same microsecond.
     private var serial: UInt64 = 0
 
@@ -494,7 +494,7 @@ package struct PlayerListening: Sendable {
 }
 
 /// Saturating arithmetic on microseconds: hostile or broken times never trap.
-package enum Clock {
+enum Clock {
     /// `to − from`, or 0 when time went backwards; saturates.
     static func elapsed(from: Microseconds, to: Microseconds) -> Microseconds {
         guard to > from else { return 0 }

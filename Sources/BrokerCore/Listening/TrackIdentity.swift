@@ -32,7 +32,7 @@ extension TrackMetadata {
     /// both have it. A field present in one and absent in the other contradicts nothing. Without a
     /// title on both sides only an equal ``identity`` is the same track (see
     /// ``fillsIn(untitled:)`` for a title arriving late).
-    package func isSameTrack(as earlier: TrackMetadata) -> Bool {
+    func isSameTrack(as earlier: TrackMetadata) -> Bool {
         if hasSameIdentity(as: earlier) { return true }
         guard let title, title == earlier.title else { return false }
         return Self.agree(trackID, earlier.trackID) && Self.agree(album, earlier.album)
@@ -44,7 +44,7 @@ extension TrackMetadata {
     /// unchanged (a track id, then a title; an empty map, then everything). The caller decides how
     /// soon that must happen — an untitled value can also be the *previous* track that the player
     /// never described (Spotify is empty until its first track change).
-    package func fillsIn(untitled earlier: TrackMetadata) -> Bool {
+    func fillsIn(untitled earlier: TrackMetadata) -> Bool {
         guard earlier.title == nil else { return false }
         return Self.contains(trackID, earlier.trackID) && Self.contains(album, earlier.album)
             && Self.contains(url, earlier.url) && (earlier.artists.isEmpty || artists == earlier.artists)
@@ -52,7 +52,7 @@ extension TrackMetadata {
 
     /// This value with whatever it lacks taken from `earlier` — the fullest metadata of one track.
     /// Exclusion is sticky: once an item was marked excluded it stays so.
-    package func merged(over earlier: TrackMetadata) -> TrackMetadata {
+    func merged(over earlier: TrackMetadata) -> TrackMetadata {
         TrackMetadata(
             cleanedTrackID: trackID ?? earlier.trackID, title: title ?? earlier.title,
             artists: artists.isEmpty ? earlier.artists : artists, album: album ?? earlier.album,

@@ -1,11 +1,11 @@
 /// What the metadata says about the item beyond its fields: advert, placeholder, kind.
 extension TrackMetadata {
     /// The track id MPRIS reserves for "no track" (quirk 19).
-    package static let noTrackID = "/org/mpris/MediaPlayer2/TrackList/NoTrack"
+    static let noTrackID = "/org/mpris/MediaPlayer2/TrackList/NoTrack"
 
     /// Spotify's adverts (quirk 23): a `spotify:ad:` track id, its object-path form
     /// `/com/spotify/ad/…`, or an `open.spotify.com/ad/` URL.
-    package var isAdvert: Bool {
+    var isAdvert: Bool {
         if let trackID, trackID.hasPrefix("spotify:ad:") || trackID.hasPrefix("/com/spotify/ad/") { return true }
         if let url, url.hasPrefix("https://open.spotify.com/ad/") || url.hasPrefix("spotify:ad:") { return true }
         return false
@@ -14,7 +14,7 @@ extension TrackMetadata {
     /// Metadata that describes no media (quirks 5 and 19): no title; the MPRIS "no track" id; or a
     /// browser's stand-in when a page gave nothing — Firefox's "Firefox is playing media" (any
     /// brand) with no artist and no album, which is also what a private window shows.
-    package var isEmptyPlaceholder: Bool {
+    var isEmptyPlaceholder: Bool {
         guard let title else { return true }
         if trackID == Self.noTrackID { return true }
         return artists.isEmpty && album == nil && title.hasSuffix(" is playing media")
@@ -22,7 +22,7 @@ extension TrackMetadata {
 
     /// Whether a listen of this item may be recorded at all: it has a title, describes real media,
     /// is no advert and is not excluded.
-    package var isRecordable: Bool { dropReason == nil && !isEmptyPlaceholder }
+    var isRecordable: Bool { dropReason == nil && !isEmptyPlaceholder }
 
     /// Why a listen of this item is never recorded, for the reasons a caller acts on.
     var dropReason: DropReason? {

@@ -103,9 +103,9 @@ package struct TrackMetadata: Sendable, Hashable {
         /// artists and RTL or emoji text stay well under 1 KiB.) The asset contract's limit.
         package static let maximumTextBytes = AssetContract.maximumTextBytes
         /// UTF-8 bytes kept of a track id.
-        package static let maximumTrackIDBytes = 1024
+        static let maximumTrackIDBytes = 1024
         /// UTF-8 bytes of the longest URL kept; a longer one is absent.
-        package static let maximumURLBytes = 4096
+        static let maximumURLBytes = 4096
         /// Artists (and album artists) kept per track, the first ones in order. mpris-scrobbler
         /// asserts on more than 8; classical recordings and compilations list dozens.
         package static let maximumArtists = AssetContract.maximumArtists
@@ -177,7 +177,8 @@ extension TrackMetadata {
     /// `examinedPerKept × max` items only. Stops reading once `max` are kept, so 10,000 artists cost
     /// no more than 64 — and a list of thousands of copies (or blanks) costs no more than 256
     /// cleanings: without the bound, 4,000 copies of a 600-byte artist took 148 ms of CPU to clean.
-    package static func cleanList<Items: Sequence<String>>(_ items: Items, max: Int) -> [String] {
+    // Inlinable so the runtime's metadata reader specialises it (bench/run storm and ingest rows).
+    @inlinable package static func cleanList<Items: Sequence<String>>(_ items: Items, max: Int) -> [String] {
         var kept: [String] = []
         for item in items.prefix(max * Self.examinedPerKept) {
             guard let text = cleanText(item), !kept.contains(text) else { continue }

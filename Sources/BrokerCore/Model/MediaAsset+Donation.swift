@@ -1,8 +1,8 @@
 extension MediaAsset {
     /// Why `Donate` may not record this asset, by the rule and the person's settings: a `listened`
     /// the app told (`listenedTold`) too short to count, a `started` older than the history is kept
-    /// (it would be announced, then deleted by the next retention pass), Media switched off, or the
-    /// app opted out. `nil`: it may.
+    /// (it would be announced, then deleted by the next retention pass), Media switched off,
+    /// recording paused, or the app opted out. `nil`: it may.
     package func refusalOfDonation(listenedTold: Bool, now: Microseconds, rule: ListenRule, settings: PrivacySettings) -> Refusal? {
         if listenedTold, !rule.qualifies(listened: listened, length: length) {
             return Refusal(.invalidArgs, "'listened' is too short to count as a listen")
@@ -11,6 +11,7 @@ extension MediaAsset {
             return Refusal(.invalidArgs, "'started' is more than \(settings.retentionDays) days ago, older than the history is kept (RetentionDays)")
         }
         guard settings.mediaEnabled else { return Refusal(.mediaDisabled, "media recording is switched off") }
+        if settings.pausedUntil != nil { return Refusal(.paused, "recording is paused; nothing is recorded until it resumes") }
         guard settings.allows(appID) else { return Refusal(.appOptedOut, "\(appID) is opted out; nothing of it is recorded") }
         return nil
     }

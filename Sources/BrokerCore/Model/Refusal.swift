@@ -9,6 +9,7 @@ package struct Refusal: Error, Sendable, Hashable {
         case optedOutByUser
         case mediaDisabled
         case appOptedOut
+        case paused
     }
 
     package var name: Name

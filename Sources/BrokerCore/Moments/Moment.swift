@@ -36,7 +36,7 @@ package struct Moment: Equatable, Sendable {
 
 /// How much of a moment each thing was heard: an asset weighs its listened time (never nothing, so
 /// a donation that says nothing still counts).
-package struct Heard {
+struct Heard {
     let assets: [MediaAsset]
     let total: Microseconds
 

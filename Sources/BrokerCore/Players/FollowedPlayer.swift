@@ -1,5 +1,5 @@
 /// What ``PlayersCore`` knows of one player it follows.
-package final class FollowedPlayer {
+final class FollowedPlayer {
     let ref: PlayerRef
     var busNames: Set<String> = [] {
         didSet { isProxy = busNames.contains(where: Self.isProxyName) }
@@ -33,7 +33,7 @@ package final class FollowedPlayer {
     /// The art it showed lately (``PlayerArtwork``).
     var art = PlayerArtwork()
 
-    package enum TimerKind: UInt8, CaseIterable {
+    enum TimerKind: UInt8, CaseIterable {
         case deadline = 1, reread = 2, identityRetry = 4, playerRetry = 8
 
         func timer(for ref: PlayerRef) -> PlayersCore.Timer {
@@ -47,7 +47,7 @@ package final class FollowedPlayer {
     }
 
     /// Which timers are armed: a few bits, asked on every signal.
-    package struct TimerSet {
+    struct TimerSet {
         private var bits: UInt8 = 0
 
         func contains(_ kind: TimerKind) -> Bool { bits & kind.rawValue != 0 }

@@ -6,10 +6,10 @@
 /// listen replaces the earlier (only its newest state can still be written), a listen that ends
 /// unrecorded takes its held write with it (nothing of it reached the store), and a finished listen
 /// replaces its held write with the record. What is held is data, never closures.
-package struct HeldListenEffects {
+struct HeldListenEffects {
     /// One held effect and the privacy settings in force each time it or an effect it replaced
     /// happened: the listen may be written only if every one of them allowed its app.
-    package struct Held {
+    struct Held {
         var effect: ListenEffect
         var settings: [PrivacySettings]
     }

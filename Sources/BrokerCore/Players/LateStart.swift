@@ -8,7 +8,7 @@
 /// it was left; it did not play 20 minutes unseen), and never before the broker began following
 /// the bus (what played before was the previous run's to record). Later on, Playing at a position
 /// is only a resume or a seek.
-package enum LateStart {
+enum LateStart {
     /// A first Playing this soon after the broker met the player was already going on.
     static let window: Microseconds = 2_000_000
     /// The longest a player can have played unseen.

@@ -5,7 +5,7 @@
 /// A listen whose player is still on the bus playing the same track simply continues — the time
 /// the broker was down counts; any other is finished at its last checkpoint: recorded if it
 /// qualifies and its app may be recorded, else removed.
-package struct LeftoverListens {
+struct LeftoverListens {
     /// How long a leftover waits for its player before it is finished as it was: its connection
     /// may be on the bus without being a player any more.
     static let patience: Duration = .seconds(5)

@@ -2,7 +2,7 @@
 /// at once, see ``ArtworkReader``), the path its file has in the artwork folder, and — until the
 /// listen that shows it is first written — its bytes. A few URLs are remembered, the oldest
 /// forgotten first. Pure.
-package struct PlayerArtwork {
+struct PlayerArtwork {
     /// URLs remembered: the current track's, the one before (its listen may finish after the next
     /// track's art arrived), and a little slack for players that change art within a track.
     static let remembered = 4

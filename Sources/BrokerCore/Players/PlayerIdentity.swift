@@ -7,7 +7,7 @@ import AssetContract
 /// The app is resolved only from an answer of the root interface, or — once the player was given
 /// up on (``ReadRetry``) — from its bus name and process alone: a player that owns its name before
 /// it exports its object (Firefox) is never recorded under a guess.
-package struct PlayerIdentity {
+struct PlayerIdentity {
     /// `Identity` and `DesktopEntry`, bounded like metadata (a player's words are peer data too).
     private(set) var identity: String?
     private(set) var desktopEntry: String?
@@ -22,7 +22,7 @@ package struct PlayerIdentity {
     private var retry = ReadRetry()
 
     /// What to do after a failed read of the root interface.
-    package enum AfterFailure: Equatable {
+    enum AfterFailure: Equatable {
         /// Read it again after this many microseconds.
         case askAgain(after: Microseconds)
         /// Give up: resolve the app from the bus name and the process.

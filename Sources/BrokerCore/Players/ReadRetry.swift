@@ -7,7 +7,7 @@
 /// then the caller gives up and works with what it has. A read that does not answer at all (a
 /// timeout) counts as a failure like any other, so a hung player is given up on after its third
 /// timeout.
-package struct ReadRetry: Sendable {
+struct ReadRetry: Sendable {
     static let firstDelay: Microseconds = 50_000
     static let longestDelay: Microseconds = 2_000_000
     /// How long after the first failure reads are still tried (10 s).

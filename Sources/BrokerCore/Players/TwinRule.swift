@@ -12,7 +12,7 @@
 /// after the first play ended (even on a restarted player, quirk 15) is a new listen.
 ///
 /// Pure: the caller says what was recorded (``remember(_:from:)``) and what plays now.
-package struct TwinRule {
+struct TwinRule {
     /// Recorded listens remembered: at most this many, and none that ended more than
     /// ``memorySpan`` ago.
     static let maximumRemembered = 512
@@ -56,7 +56,7 @@ package struct TwinRule {
 }
 
 /// A listen the twin rule remembers: who played what, when.
-package struct RememberedListen {
+struct RememberedListen {
     let player: String
     let metadata: TrackMetadata
     let started: Microseconds
@@ -70,7 +70,7 @@ package struct RememberedListen {
 /// none of the remembered ones has — nearly every listen — is told apart with one hash of its
 /// title instead of a scan of every remembered listen. Expiry likewise looks at the listens only
 /// when the earliest end it knows of is past the cutoff.
-package struct TwinMemory {
+struct TwinMemory {
     private var ring: RecentItems<RememberedListen>
     /// How many remembered listens have each title (listens without one are never a twin).
     private var titles: [String: Int] = [:]
@@ -118,7 +118,7 @@ package struct TwinMemory {
 /// At most `capacity` items in the order they came, the oldest overwritten first: adding one never
 /// moves the others (the listens the twin rule remembers were an array trimmed at its front, which
 /// moved all 512 for every listen of a busy hour).
-package struct RecentItems<Element> {
+struct RecentItems<Element> {
     let capacity: Int
     private var ring: [Element] = []
     /// Where the next one goes: the oldest, once the ring is full.

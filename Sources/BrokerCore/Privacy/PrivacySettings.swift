@@ -12,7 +12,7 @@ package struct PrivacySettings: Sendable, Equatable {
         case user, app
     }
 
-    package static let defaultRetentionDays: UInt32 = 90
+    static let defaultRetentionDays: UInt32 = 90
     /// About 27 years: anything larger is surely a mistake, and keeps day arithmetic in range.
     package static let maximumRetentionDays: UInt32 = 10_000
 
@@ -22,20 +22,34 @@ package struct PrivacySettings: Sendable, Equatable {
     package var optOuts: [String: OptOutSource] = [:]
     /// Sandboxed apps the person allowed or refused to read the history, by app id (issue 20).
     package var readers: [String: ReaderGrant] = [:]
+    /// Until when recording is paused (wall clock): ``untilResumed`` until the person resumes it;
+    /// `nil` when it is not paused. The ``SettingsKeeper``'s one timer ends a pause at its time.
+    package var pausedUntil: Microseconds?
+
+    /// ``pausedUntil`` of a pause that lasts until the person resumes.
+    package static let untilResumed = Microseconds.max
 
     package init(mediaEnabled: Bool = true, retentionDays: UInt32 = PrivacySettings.defaultRetentionDays, optOuts: [String: OptOutSource] = [:],
-                readers: [String: ReaderGrant] = [:]) {
+                readers: [String: ReaderGrant] = [:], pausedUntil: Microseconds? = nil) {
         self.mediaEnabled = mediaEnabled
         self.retentionDays = retentionDays
         self.optOuts = optOuts
         self.readers = readers
+        self.pausedUntil = pausedUntil
     }
 
     /// Whether the sandboxed app `appID` may read the history now.
-    package func allowsReading(_ appID: String) -> Bool { readers[appID]?.access == .allowed }
+    func allowsReading(_ appID: String) -> Bool { readers[appID]?.access == .allowed }
 
-    /// Whether anything from `appID` may be recorded or shown now.
-    package func allows(_ appID: String) -> Bool { mediaEnabled && optOuts[appID] == nil }
+    /// Whether anything from `appID` may be recorded or shown now: not while Media is off or
+    /// recording is paused, never for an opted-out app.
+    package func allows(_ appID: String) -> Bool { mediaEnabled && pausedUntil == nil && optOuts[appID] == nil }
+
+    /// Whether a pause is over at `now` (one that lasts until the person resumes never is).
+    package func pauseHasEnded(at now: Microseconds) -> Bool {
+        guard let pausedUntil, pausedUntil != Self.untilResumed else { return false }
+        return pausedUntil <= now
+    }
 
     package var optedOutApps: [String] { optOuts.keys.sorted() }
 
@@ -45,7 +59,7 @@ package struct PrivacySettings: Sendable, Equatable {
     }
 
     /// Whether retention would delete an asset that started at `started`, seen at `now`.
-    package func hasExpired(started: Microseconds, now: Microseconds) -> Bool {
+    func hasExpired(started: Microseconds, now: Microseconds) -> Bool {
         guard let retentionWindow else { return false }
         return started < now - retentionWindow
     }
@@ -65,6 +79,8 @@ package struct PrivacySettings: Sendable, Equatable {
         for app in readers.keys.sorted() where AssetContract.isAppID(app) {
             if let grant = readers[app] { lines.append("reader=" + grant.encoded(appID: app)) }
         }
+        // Written only while paused: settings that never paused stay readable by older brokers.
+        if let pausedUntil { lines.append("paused_until=" + (pausedUntil == Self.untilResumed ? "resume" : String(pausedUntil))) }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -109,6 +125,15 @@ package struct PrivacySettings: Sendable, Equatable {
                     throw DecodingError(line: number, reason: "reader must be allowed|denied:DECIDED:LASTREAD|-:APP")
                 }
                 readers[app] = grant
+            case "paused_until":
+                if value == "resume" {
+                    pausedUntil = Self.untilResumed
+                } else {
+                    guard let until = Microseconds(value), until > 0 else {
+                        throw DecodingError(line: number, reason: "paused_until must be a time in microseconds or 'resume'")
+                    }
+                    pausedUntil = until
+                }
             default:
                 throw DecodingError(line: number, reason: "unknown setting '\(key.prefix(80))'")
             }

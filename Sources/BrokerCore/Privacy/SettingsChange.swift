@@ -1,7 +1,7 @@
 /// What a change of the person's settings means for everyone else: which properties clients are
 /// told changed, whether retention runs again, and the log line. Pure.
 package struct SettingsChange {
-    let before: PrivacySettings
+    package let before: PrivacySettings
     package let after: PrivacySettings
 
     package init(before: PrivacySettings, after: PrivacySettings) {
@@ -17,6 +17,7 @@ package struct SettingsChange {
         if after.mediaEnabled != before.mediaEnabled { changed.append("MediaEnabled") }
         if after.optOuts.keys.sorted() != before.optOuts.keys.sorted() { changed.append("OptedOutApps") }
         if after.retentionDays != before.retentionDays { changed.append("RetentionDays") }
+        if after.pausedUntil != before.pausedUntil { changed.append("PausedUntil") }
         return changed
     }
 
@@ -27,6 +28,7 @@ package struct SettingsChange {
         let allowed = after.readers.values.filter { $0.access == .allowed }.count
         return "settings changed: media \(after.mediaEnabled ? "on" : "off"), retention \(after.retentionDays) days, "
             + "\(after.optOuts.count) apps opted out, \(allowed) sandboxed apps allowed to read"
+            + (after.pausedUntil.map { $0 == PrivacySettings.untilResumed ? ", paused until resumed" : ", paused until \($0) µs" } ?? "")
     }
 
     /// Only when apps last read moved: a debug line, not a log entry the person reads.

@@ -19,7 +19,7 @@ package struct ReaderGrant: Sendable, Equatable {
     }
 
     /// How long a denied app waits before it may ask again.
-    package static let askAgainAfter: Microseconds = 24 * 3_600_000_000
+    static let askAgainAfter: Microseconds = 24 * 3_600_000_000
     /// A read is noted at most this often per app, so reading does not write the settings each time.
     package static let lastReadResolution: Microseconds = 600_000_000
 

@@ -5,11 +5,11 @@
 ///   live listens, the players in `Status`, `OptedOutApps` — until the person allows it. It may
 ///   always ask (`RequestAccess`), donate in its own name, and opt its own player out or in; it may
 ///   never change a setting, a grant or the history (`Set`, `SetAppOptedOut`, `SetReaderAccess`,
-///   `Purge`), nor see the grants (`Readers`).
+///   `Purge`, `Pause`, `Resume`), nor see the grants (`Readers`).
 /// - Any app may ask the person to pick listens for it (`PickMedia`), granted or not: what it gets
 ///   is what the person chose.
 /// - A process the broker could not identify may only opt its own player out or in, and read
-///   what anyone may (`Version`, `MediaEnabled`, `RetentionDays`, `Status`' version).
+///   what anyone may (`Version`, `MediaEnabled`, `RetentionDays`, `PausedUntil`, `Status`' version).
 package enum ReaderPolicy {
     /// What a call asks for.
     package enum Right: Sendable, Equatable {
@@ -28,7 +28,7 @@ package enum ReaderPolicy {
     package static func right(member: String, ofProperties: Bool, property: String?) -> Right {
         if ofProperties {
             switch (member, property) {
-            case ("Get", "Version"?), ("Get", "MediaEnabled"?), ("Get", "RetentionDays"?): return .anyone
+            case ("Get", "Version"?), ("Get", "MediaEnabled"?), ("Get", "RetentionDays"?), ("Get", "PausedUntil"?): return .anyone
             case ("Get", _), ("GetAll", _): return .readHistory
             default: return .changeSettings
             }
@@ -37,7 +37,7 @@ package enum ReaderPolicy {
         case "RecentMedia", "Moments", "MediaByID", "NowPlaying", "Apps", "Subscribe": return .readHistory
         case "Donate": return .donate
         case "OptOut", "OptIn": return .optOutItself
-        case "SetAppOptedOut", "Purge", "SetReaderAccess": return .changeSettings
+        case "SetAppOptedOut", "Purge", "SetReaderAccess", "Pause", "Resume": return .changeSettings
         case "Readers": return .seeGrants
         case "RequestAccess": return .askForAccess
         case "PickMedia": return .pick

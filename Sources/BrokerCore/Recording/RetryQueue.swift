@@ -5,7 +5,7 @@
 /// At most ``maximum`` wait; one more is dropped. One retry timer at a time: its delay starts at
 /// ``firstDelay`` and doubles with each refusal that arms it, up to ``longestDelay``; a record
 /// stored resets it.
-package struct RetryQueue<Record> {
+struct RetryQueue<Record> {
     /// How many records may wait (each is one asset: a few KiB at the most).
     static var maximum: Int { 1000 }
     static var firstDelay: Duration { .seconds(1) }

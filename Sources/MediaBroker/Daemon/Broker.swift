@@ -23,6 +23,7 @@ final class Broker: @unchecked Sendable {
     private let gate: ReaderGate
     private let questions: AccessNotifications
     private let picks: PickRequests
+    private let keeper: SettingsKeeper
     private let object: BrokerObject.Parts
 
     init(connection: BusConnection, store: HistoryStore, settings loaded: PrivacySettings, options: BrokerOptions,
@@ -64,6 +65,7 @@ final class Broker: @unchecked Sendable {
         self.gate = gate
         self.questions = questions
         self.picks = picks
+        self.keeper = keeper
     }
 
     /// Watches connections come and go; `done` runs once the watch is in force. Callers are told
@@ -74,9 +76,11 @@ final class Broker: @unchecked Sendable {
         names.start(done: done)
     }
 
-    /// Serves the broker's object: the calls held until now are answered.
+    /// Serves the broker's object: the calls held until now are answered. A pause kept from the
+    /// previous run ends at its time, or at once if that time passed while the broker was down.
     func serve() {
         connection.export(BrokerObject.make(serving: object))
+        keeper.armPauseEnd()
     }
 
     /// Takes the listens a previous run left open, then follows the players on the bus; `done`
@@ -101,6 +105,7 @@ final class Broker: @unchecked Sendable {
     /// After the store's last completions: closes pickers and questions, and says what could not
     /// be written, if anything. Call on the connection's thread.
     func stop() {
+        keeper.stop()
         writer.stop()
         eraser.stop()
         picks.stop()

@@ -10,7 +10,7 @@ enum BrokerContract {
 
     /// The interface's `Version` property, bumped whenever a client-visible behaviour changes
     /// (docs/dbus-api.md lists each version).
-    static let version: UInt32 = 5
+    static let version: UInt32 = 6
 
     /// `RecentMedia`'s default and largest page.
     static let defaultLimit = 50
@@ -32,6 +32,8 @@ enum BrokerContract {
 extension ErrorName {
     /// Media recording is switched off.
     static let mediaDisabled: ErrorName = "org.mediabroker.MediaBroker1.Error.MediaDisabled"
+    /// Recording is paused (`Pause`, version 6).
+    static let paused: ErrorName = "org.mediabroker.MediaBroker1.Error.Paused"
     /// `OptOut`/`OptIn` from a connection that owns no `org.mpris.MediaPlayer2.*` name.
     static let notAPlayer: ErrorName = "org.mediabroker.MediaBroker1.Error.NotAPlayer"
     /// `OptIn` against the user's own opt-out.

@@ -48,7 +48,7 @@ enum BrokerInterfaceDocs {
         actually listened to as assets in a history of theirs, and answers journaling apps. Every \
         instant is x, microseconds since the Unix epoch (UTC); every duration is x microseconds. \
         Errors are org.mediabroker.MediaBroker1.Error.Name (MediaDisabled, NotAPlayer, \
-        OptedOutByUser, AppOptedOut, AccessDenied); a malformed argument is \
+        OptedOutByUser, AppOptedOut, AccessDenied, Paused); a malformed argument is \
         org.freedesktop.DBus.Error.InvalidArgs, with a message naming the key. A sandboxed app reads \
         nothing until the person allows it (RequestAccess) and changes no setting. The full \
         reference is dbus-api.md (/usr/share/doc/media-broker/ when installed from the package).
@@ -156,6 +156,13 @@ enum BrokerInterfaceDocs {
                 "app_id": "The sandboxed app's id.",
                 "access": "allowed, denied, or unset to forget the decision (the app reads nothing and may ask again).",
             ]),
+        "Pause": Doc(
+            "Pauses recording (host callers only): while paused nothing is recorded from any source, a listen in progress is discarded, NowPlaying answers empty and Donate fails with Error.Paused; what is kept can still be read. A new pause replaces the one in force; it survives a restart and ends by itself at its time. MediaEnabled stays the master switch.",
+            since: 6,
+            arguments: [
+                "options": "Either duration (x, microseconds, at most a year) or until (x, an instant within a year); neither: until Resume.",
+            ]),
+        "Resume": Doc("Ends a pause now (host callers only); nothing happens when recording is not paused.", since: 6),
         "PickMedia": Doc(
             "Shows the person a picker of their moments and recent listens, over the caller's window, and hands the caller only what they choose, as xdg-desktop-portal's requests do: the call returns a request object at once (org.freedesktop.portal.Request), whose Response signal, sent to the caller alone, brings the result; Close() on it cancels. A sandboxed app needs no grant: what it gets is what the person picked. One open request per connection and per sandboxed app, 8 in all (LimitsExceeded beyond).",
             since: 4,
@@ -171,6 +178,7 @@ enum BrokerInterfaceDocs {
         "MediaEnabled": Doc("The Media toggle. Off: nothing new is recorded from any source, RecentMedia, Moments, MediaByID and NowPlaying answer empty, Donate fails. Set answers once the change is on disk."),
         "OptedOutApps": Doc("The app ids opted out by the person or by themselves, sorted. A change is signalled as invalidated, without the list: Get it again."),
         "RetentionDays": Doc("Assets older than this many days are deleted automatically: 0 keeps everything, at most 10000, default 90."),
+        "PausedUntil": Doc("When the pause in force ends: 0 when recording is not paused, 9223372036854775807 when it lasts until Resume.", since: 6),
     ]
 
     static let signals: [String: Doc] = [

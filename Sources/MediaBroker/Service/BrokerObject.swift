@@ -85,6 +85,8 @@ enum BrokerObject {
                 ExportedMethod("SetReaderAccess", inputs: [Argument("app_id", .string), Argument("access", .string)]) { call in
                     parts.gate.setReaderAccess(call)
                 },
+                ExportedMethod("Pause", inputs: [Argument("options", .vardict)]) { call in parts.keeper.pause(call) },
+                ExportedMethod("Resume") { call in parts.keeper.resume(call) },
                 ExportedMethod("PickMedia", inputs: [Argument("parent_window", .string), Argument("options", .vardict)],
                                outputs: [Argument("handle", .objectPath)]) { call in parts.picks.pickMedia(call) },
             ],
@@ -98,6 +100,7 @@ enum BrokerObject {
                                  get: { .strings(parts.settings.value.optedOutApps) }),
                 ExportedProperty("RetentionDays", signature: .uint32, get: { .uint32(parts.settings.value.retentionDays) },
                                  setLater: { value, done in parts.keeper.setRetentionDays(value, done: done) }),
+                ExportedProperty("PausedUntil", signature: .int64, get: { .int64(parts.settings.value.pausedUntil ?? 0) }),
             ],
             signals: [
                 ExportedSignal("MediaAdded", arguments: [Argument("asset", .vardict, annotations: assetKeys)]),

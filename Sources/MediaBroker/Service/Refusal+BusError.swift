@@ -11,6 +11,7 @@ extension BusError {
         case .optedOutByUser: .optedOutByUser
         case .mediaDisabled: .mediaDisabled
         case .appOptedOut: .appOptedOut
+        case .paused: .paused
         }
         self.init(name, refusal.message)
     }

@@ -1,8 +1,9 @@
 import AssetContract
+import Clocks
 import SwiftDBus
 import BrokerCore
 
-/// Changes the person's settings: the Media toggle, retention, opt-outs and readers' grants. A
+/// Changes the person's settings: the Media toggle, a pause, retention, opt-outs and readers' grants. A
 /// change applies at once (nothing is recorded from that moment), is told to the parts that act
 /// on it and to clients (`PropertiesChanged`), and is saved; the caller is answered once it is on
 /// disk. What a change means is ``SettingsChange``; who may opt an app out, ``OptOutRequest``.
@@ -22,6 +23,8 @@ final class SettingsKeeper: @unchecked Sendable {
     private let observers: [any Observer]
     private let appOfPlayer: (String) -> String?
     private let log: Log
+    /// The one timer of a pause with an end: armed only while paused (an idle broker never wakes).
+    private var pauseEnd: TimerToken?
 
     /// `observers` are told of each change, in order, before clients are; `appOfPlayer` tells
     /// which app a connection plays as (`nil`: it owns no MPRIS name), for a player's own `OptOut`
@@ -44,6 +47,7 @@ final class SettingsKeeper: @unchecked Sendable {
         let change = SettingsChange(before: settings.value, after: after)
         guard change.isChange else { return done(nil) }
         settings.replace(with: after)
+        if after.pausedUntil != change.before.pausedUntil { armPauseEnd() }
         for observer in observers { observer.settingsChanged(change) }
         connection.emitPropertiesChanged(path: BrokerContract.objectPath, interface: BrokerContract.interface,
                                          names: change.changedProperties.compactMap { try? MemberName($0) })
@@ -68,6 +72,50 @@ final class SettingsKeeper: @unchecked Sendable {
             return done(.invalidArgs("RetentionDays must be 0…\(PrivacySettings.maximumRetentionDays)"))
         }
         change({ $0.retentionDays = days }, done: done)
+    }
+
+    // MARK: Pause
+
+    /// `Pause(a{sv} options)`: for `duration` (x, µs), until `until` (x, µs since the epoch), or,
+    /// with neither, until `Resume`. A new pause replaces the one in force.
+    func pause(_ call: MethodInvocation) {
+        let request: PauseRequest
+        do throws(BusError) {
+            request = try PauseRequest(options: call.arguments.first.flatMap { try? $0.vardict() } ?? [:])
+        } catch {
+            return call.fail(error)
+        }
+        switch request.end(askedAt: WallClock.now) {
+        case .failure(let refusal): call.fail(BusError(refusal))
+        case .success(let end): change({ $0.pausedUntil = end }) { error in if let error { call.fail(error) } else { call.reply() } }
+        }
+    }
+
+    /// `Resume()`: recording goes on now (nothing happens when it was not paused).
+    func resume(_ call: MethodInvocation) {
+        change({ $0.pausedUntil = nil }) { error in if let error { call.fail(error) } else { call.reply() } }
+    }
+
+    /// Arms the timer that ends the pause in force at its time, or disarms it when there is none
+    /// with an end. The timer looks at the wall clock when it fires: a machine that slept through
+    /// the end resumes when it wakes.
+    func armPauseEnd() {
+        pauseEnd?.cancel()
+        pauseEnd = nil
+        guard let end = settings.value.pausedUntil, end != PrivacySettings.untilResumed else { return }
+        pauseEnd = connection.schedule(after: .microseconds(max(0, end - WallClock.now))) { [self] in
+            pauseEnd = nil
+            guard settings.value.pauseHasEnded(at: WallClock.now) else { return armPauseEnd() }
+            change({ $0.pausedUntil = nil }) { [log] error in
+                if error == nil { log.info("the pause ended: recording again") }
+            }
+        }
+    }
+
+    /// The broker stops: no timer outlives it.
+    func stop() {
+        pauseEnd?.cancel()
+        pauseEnd = nil
     }
 
     // MARK: Opt-out

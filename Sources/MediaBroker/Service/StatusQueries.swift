@@ -48,9 +48,20 @@ final class StatusQueries: @unchecked Sendable {
         players.whenSettled { [self] in reportStatus(call) }
     }
 
+    /// `paused` and `paused_until` while recording is paused: told to every caller, as `PausedUntil` is.
+    private static func pauseFields(_ pausedUntil: Microseconds?) -> [String: DBusValue] {
+        guard let pausedUntil else { return [:] }
+        var fields: [String: DBusValue] = ["paused": .boolean(true)]
+        if pausedUntil != PrivacySettings.untilResumed { fields["paused_until"] = .int64(pausedUntil) }
+        return fields
+    }
+
     private func reportStatus(_ call: MethodInvocation) {
         // Which players play, and how much is kept, is the history too: only for those who may read it.
-        guard gate.mayRead(call) else { return call.reply([.vardict(["version": .string(MediaBrokerVersion.current)])]) }
+        let pause = Self.pauseFields(settings.value.pausedUntil)
+        guard gate.mayRead(call) else {
+            return call.reply([.vardict(pause.merging(["version": .string(MediaBrokerVersion.current)]) { $1 })])
+        }
         let players = players.followedPlayers().map { player -> DBusValue in
             var fields: [String: DBusValue] = [
                 "bus_name": .string(player.busName), "unique_name": .string(player.uniqueName), "app_id": .string(player.appID),
@@ -59,10 +70,10 @@ final class StatusQueries: @unchecked Sendable {
             return .vardict(fields)
         }
         store.count { result in
-            var fields: [String: DBusValue] = [
+            var fields: [String: DBusValue] = pause.merging([
                 "version": .string(MediaBrokerVersion.current),
                 "players": .array(element: .vardict, players),
-            ]
+            ]) { $1 }
             if case .success(let count) = result { fields["assets"] = .uint64(UInt64(max(0, count))) }
             call.reply([.vardict(fields)])
         }

@@ -2,8 +2,9 @@ import MediaDonationClient
 
 /// What `broker-ctl status` prints.
 enum StatusOutput {
-    static func text(_ status: BrokerStatus) -> String {
+    static func text(_ status: BrokerStatus, timeZone: any UTCOffsetRule) -> String {
         var lines = ["Broker: running (version \(status.version)\(versionMismatchNote(status)))"]
+        if let pause = status.pause { lines.append("Recording: paused \(PauseOutput.end(pause, timeZone: timeZone))") }
         lines.append("Assets: \(status.assetCount)")
         let players = status.players.map(describe)
         let label = "Players: "
@@ -19,6 +20,7 @@ enum StatusOutput {
         object.add("version", status.version)
         object.add("broker_ctl_version", BrokerCtlVersion.current)
         object.add("assets", Int64(status.assetCount))
+        PauseOutput.add(status.pause, to: &object)
         object.add("players", JSONValue.array(status.players.map { player in
             var object = JSONObjectBuilder()
             object.add("bus_name", player.busName)

@@ -1,6 +1,7 @@
 import MediaDonationClient
 
-/// `broker-ctl status`: whether the broker runs, which version, how much it holds, whom it follows.
+/// `broker-ctl status`: whether the broker runs, which version, whether recording is paused, how much
+/// it holds, whom it follows.
 struct StatusCommand: Subcommand, Equatable {
     static let name = "status"
     static let summary = "Show whether the broker is running, how many listens it holds and which players it follows."
@@ -23,6 +24,6 @@ struct StatusCommand: Subcommand, Equatable {
 
     func run(in environment: RunEnvironment) async throws(MediaBrokerError) {
         let status = try await environment.connectToBroker().status()
-        environment.standardOutput.write(printsJSON ? StatusOutput.json(status) : StatusOutput.text(status))
+        environment.standardOutput.write(printsJSON ? StatusOutput.json(status) : StatusOutput.text(status, timeZone: environment.timeZone))
     }
 }

@@ -1,0 +1,37 @@
+import MediaDonationClient
+
+/// `broker-ctl resume`: record again now.
+struct ResumeCommand: Subcommand, Equatable {
+    static let name = "resume"
+    static let summary = "Record again now, ending a pause."
+
+    enum Option {
+        static let json = OptionSpec("json", help: "Print {\"paused\": false}.")
+    }
+
+    static let options = [Option.json]
+    static let discussion = """
+        Ends a pause set with `broker-ctl pause`; does nothing when recording is not paused.
+
+        Example:
+          broker-ctl resume
+        """
+
+    var printsJSON = false
+
+    init(printsJSON: Bool = false) {
+        self.printsJSON = printsJSON
+    }
+
+    init(parsing arguments: ParsedArguments, context: ParseContext) throws(UsageError) {
+        printsJSON = arguments.contains(Option.json)
+    }
+
+    func run(in environment: RunEnvironment) async throws(MediaBrokerError) {
+        let broker = try environment.connectToBroker()
+        let wasPaused = try await broker.currentPause() != nil
+        try await broker.resume()
+        environment.standardOutput.write(
+            printsJSON ? PauseOutput.json(nil) : wasPaused ? "Recording again.\n" : "Recording was not paused.\n")
+    }
+}
