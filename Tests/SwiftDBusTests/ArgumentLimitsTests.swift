@@ -125,7 +125,8 @@ import Testing
         pair.service.holdCalls(for: Self.path, interfaces: [limited.interface(limits)])
         let results = Mailbox<Result<BusMessage, BusError>>()
         for bytes in [100 << 10, (256 << 10) + 1] {
-            pair.client.call(Self.call(pair, "Take", Self.text(ofBytes: bytes))) { results.put($0) }
+            // As long as a mailbox waits: the test that exports the object may run long after (HeldCallTests).
+            pair.client.call(Self.call(pair, "Take", Self.text(ofBytes: bytes)), timeout: .seconds(120)) { results.put($0) }
         }
         // The refusal comes at once, before the object exists; the call within the limits waits for it.
         let refusal = try await results.take()

@@ -16,7 +16,9 @@ import Testing
         let elapsed = ContinuousClock.now - start
         #expect(error?.name == .noReply)
         #expect(elapsed >= .milliseconds(500), "failed before its timeout: \(elapsed)")
-        #expect(elapsed < .seconds(20), "failed long after its timeout (the default is 25 s): \(elapsed)")
+        // Its own timeout, not the default 25 s: the error says which (the elapsed time cannot tell
+        // when the test pool's two threads are busy and the test resumes late).
+        #expect(error?.message.contains("within 500 ms") == true, "\(String(describing: error)), after \(elapsed)")
         #expect(object.held.count == 1, "the call reached the service and is still unanswered")
     }
 

@@ -13,9 +13,11 @@ import Testing
 /// they have been read and held.
 @Suite struct HeldCallTests {
     /// Sends `calls` from the client in this order; their results arrive in the returned mailbox.
+    /// They wait as long as a mailbox does: every unit test starts at once on the test pool's two
+    /// threads, so the test that exports the object may run only long after it sent them.
     private func send(_ calls: [MethodCall], from pair: BusPair) -> Mailbox<Result<BusMessage, BusError>> {
         let results = Mailbox<Result<BusMessage, BusError>>()
-        for call in calls { pair.client.call(call) { results.put($0) } }
+        for call in calls { pair.client.call(call, timeout: .seconds(120)) { results.put($0) } }
         return results
     }
 
