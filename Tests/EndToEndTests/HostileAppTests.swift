@@ -251,7 +251,7 @@ import Testing
         let other = try BusConnection.connect(to: bus.address)
         defer { other.close() }
         let version = try await Reliability.call(other, "Get", [.string("org.mediabroker.MediaBroker1"), .string("Version")], interface: .properties)
-        #expect(version.arguments == [.variant(.uint32(5))])
+        #expect(version.arguments == [.variant(.uint32(6))])
         let peak = try Reliability.status(broker.process.pid, "VmHWM")
         #expect(peak <= Self.hugeCallsPeakRSS, "peak RSS \(peak) kB")
     }
