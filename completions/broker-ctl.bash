@@ -66,11 +66,12 @@ _broker_ctl_add_matching() {
 }
 
 # The app ids the broker knows, one a line. Silent and quick whatever happens: the broker may be
-# missing, slow, or (before `apps --ids` exists) answer with a usage error.
+# missing, slow, or (before `apps --ids` exists) answer with a usage error. Waits at most
+# BROKER_CTL_COMPLETION_TIMEOUT seconds (1 unless set), so Tab never hangs on a stuck bus.
 _broker_ctl_app_ids() {
     local program=$1
     command -v timeout >/dev/null 2>&1 || return 0
-    timeout 1 "$program" apps --ids 2>/dev/null </dev/null || true
+    timeout "${BROKER_CTL_COMPLETION_TIMEOUT:-1}" "$program" apps --ids 2>/dev/null </dev/null || true
 }
 
 # Prints the kind of value option $1 takes, given the subcommand's spec words after it; nothing

@@ -149,7 +149,9 @@ struct FakeBrokerCtl {
             [ "$1 $2" = "apps --ids" ] || exit 64
             printf '%s\\n' mpv vlc '$(touch \(touched))' '*'
             """)
-        let completion = BashCompletion(path: [fake.directory.path])
+        // The stand-in answers at once, but a loaded test machine may take longer than the second
+        // a person waits to start it.
+        let completion = BashCompletion(path: [fake.directory.path], setUp: "BROKER_CTL_COMPLETION_TIMEOUT=20")
         let all = try completion.complete("broker-ctl", "recent", "--app", "")
         #expect(all.offered == ["mpv", "vlc", "$(touch \(touched))", "*"])
         #expect(try completion.complete("broker-ctl", "recent", "--app", "v").offered == ["vlc"])
