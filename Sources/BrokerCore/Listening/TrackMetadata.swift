@@ -177,8 +177,7 @@ extension TrackMetadata {
     /// `examinedPerKept × max` items only. Stops reading once `max` are kept, so 10,000 artists cost
     /// no more than 64 — and a list of thousands of copies (or blanks) costs no more than 256
     /// cleanings: without the bound, 4,000 copies of a 600-byte artist took 148 ms of CPU to clean.
-    // Inlinable so the runtime's metadata reader specialises it (bench/run storm and ingest rows).
-    @inlinable package static func cleanList<Items: Sequence<String>>(_ items: Items, max: Int) -> [String] {
+    package static func cleanList(_ items: [String], max: Int) -> [String] {
         var kept: [String] = []
         for item in items.prefix(max * Self.examinedPerKept) {
             guard let text = cleanText(item), !kept.contains(text) else { continue }

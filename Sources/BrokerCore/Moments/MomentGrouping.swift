@@ -8,12 +8,11 @@
 package enum MomentGrouping {
     static let defaultGap: Microseconds = 30 * 60_000_000
     package static let gaps: ClosedRange<Microseconds> = 60_000_000...(6 * 3_600_000_000)
-    @usableFromInline static let maximumListens = 13
+    static let maximumListens = 13
 
     /// `day`: one listening day's listens, oldest first (by `started`, then `id`). The moments,
     /// oldest first, each oldest listen first.
-    // Inlinable so the store's reads specialise it for their listens (bench/run moments rows).
-    @inlinable package static func group<Listen: TimeSpan>(_ day: [Listen], gap: Microseconds) -> [ArraySlice<Listen>] {
+    package static func group<Listen: TimeSpan>(_ day: [Listen], gap: Microseconds) -> [ArraySlice<Listen>] {
         var moments: [ArraySlice<Listen>] = []
         var start = day.startIndex
         var latestEnd = Microseconds.min

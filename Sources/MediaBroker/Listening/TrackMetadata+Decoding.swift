@@ -133,12 +133,13 @@ extension TrackMetadata {
     /// The text of an `s`, `o` or `g` value; `nil` for any other type.
     static func text(_ value: DBusValue) -> String? { try? value.string() }
 
-    /// The cleaned strings of a list key: an array's string elements, or a lone string.
+    /// The cleaned strings of a list key: an array's string elements, or a lone string. Of an array
+    /// only the items ``cleanList(_:max:)`` may look at are read.
     static func list(_ value: DBusValue?, max: Int) -> [String] {
         guard let value else { return [] }
         switch value.unwrapped {
-        case .string(let single): return cleanList(CollectionOfOne(single), max: max)
-        case .array(_, let items): return cleanList(items.lazy.compactMap(text), max: max)
+        case .string(let single): return cleanList([single], max: max)
+        case .array(_, let items): return cleanList(items.prefix(max * examinedPerKept).compactMap(text), max: max)
         default: return []
         }
     }
