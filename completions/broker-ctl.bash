@@ -27,6 +27,7 @@ media --json [on|off|status]
 pause --until=TIME --json [DURATION]
 resume --json
 apps --json --ids
+new-apps --json [record|ask|ignore]
 opt-out --purge --yes APP
 opt-in APP
 readers --json --ids

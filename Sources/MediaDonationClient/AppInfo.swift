@@ -18,21 +18,36 @@ public struct AppInfo: Sendable, Hashable, Identifiable {
     public var appIcon: String?
     public var isOptedOut: Bool
     public var optedOutBy: OptedOutBy?
+    /// Whether the person allowed the app: recorded whatever ``NewAppsMode`` says (interface
+    /// version 7; `false` from an older broker).
+    public var isAllowed: Bool
     /// How many assets of this app the history holds.
     public var listens: Int
     /// When the app was last heard (its newest asset's start), if ever.
     public var lastSeen: Date?
 
     public init(appID: String, appName: String? = nil, appIcon: String? = nil, isOptedOut: Bool = false,
-                optedOutBy: OptedOutBy? = nil, listens: Int = 0, lastSeen: Date? = nil) {
+                optedOutBy: OptedOutBy? = nil, isAllowed: Bool = false, listens: Int = 0, lastSeen: Date? = nil) {
         self.appID = appID
         self.appName = appName
         self.appIcon = appIcon
         self.isOptedOut = isOptedOut
         self.optedOutBy = optedOutBy
+        self.isAllowed = isAllowed
         self.listens = listens
         self.lastSeen = lastSeen
     }
+}
+
+/// What becomes of an app the person has neither allowed nor opted out (`NewApps`, interface
+/// version 7).
+public enum NewAppsMode: String, Sendable, Hashable, CaseIterable {
+    /// Recorded at once (the default).
+    case record
+    /// Its listens are held while the person is asked once, by a notification.
+    case ask
+    /// Not recorded: only the apps the person allowed are.
+    case ignore
 }
 
 /// Which assets ``MediaBrokerClient/purge(_:)`` deletes: every asset of one app (`.app`), those

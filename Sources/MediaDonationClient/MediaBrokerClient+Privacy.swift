@@ -55,8 +55,22 @@ extension MediaBrokerClient {
         return value
     }
 
+    /// What becomes of an app the person has neither allowed nor opted out. Interface version 7.
+    public func newApps() async throws(MediaBrokerError) -> NewAppsMode {
+        guard let value = try? await property("NewApps").string(), let mode = NewAppsMode(rawValue: value) else {
+            throw Self.unexpected("NewApps")
+        }
+        return mode
+    }
+
+    /// Sets what becomes of new apps; leaving `record`, the apps in the history count as allowed.
+    public func setNewApps(_ mode: NewAppsMode) async throws(MediaBrokerError) {
+        try await setProperty("NewApps", .string(mode.rawValue))
+    }
+
     /// The person's opt-out of one app: from now on nothing of it is recorded and its past assets
-    /// are never returned (they stay in the history until purged).
+    /// are never returned (they stay in the history until purged). `false` clears any opt-out and
+    /// allows the app, so it is recorded whatever ``newApps()`` says (interface version 7).
     public func setAppOptedOut(_ appID: String, _ optedOut: Bool) async throws(MediaBrokerError) {
         _ = try await call("SetAppOptedOut", [.string(appID), .boolean(optedOut)])
     }
@@ -71,6 +85,7 @@ extension MediaBrokerClient {
                 appID: id, appName: try? fields["app_name"]?.string(), appIcon: try? fields["app_icon"]?.string(),
                 isOptedOut: (try? fields["opted_out"]?.boolean()) ?? false,
                 optedOutBy: (try? fields["opted_out_by"]?.string()).flatMap(AppInfo.OptedOutBy.init(rawValue:)),
+                isAllowed: (try? fields["allowed"]?.boolean()) ?? false,
                 listens: (try? fields["listens"]?.integer(as: Int.self)) ?? 0,
                 lastSeen: (try? fields["last_seen"]?.integer(as: Int64.self)).map(Date.init(microsecondsSinceEpoch:)))
         }

@@ -161,6 +161,8 @@ extension MediaBrokerError {
             self = .mediaDisabled
         case "org.mediabroker.MediaBroker1.Error.Paused":
             self = .paused
+        case "org.mediabroker.MediaBroker1.Error.AppNotAllowed":
+            self = .appNotAllowed(error.message)
         case "org.mediabroker.MediaBroker1.Error.AccessDenied":
             self = .accessDenied(error.message)
         case "org.freedesktop.DBus.Error.Disconnected":

@@ -11,6 +11,9 @@ public enum MediaBrokerError: Error, Sendable, Equatable, CustomStringConvertibl
     case mediaDisabled
     /// Recording is paused (`org.mediabroker.MediaBroker1.Error.Paused`, interface version 6).
     case paused
+    /// The app is not recorded until the person allows it: new apps are asked about or ignored
+    /// (`org.mediabroker.MediaBroker1.Error.AppNotAllowed`, interface version 7).
+    case appNotAllowed(String)
     /// The broker refused the caller (`org.mediabroker.MediaBroker1.Error.AccessDenied`): a
     /// sandboxed app the person has not allowed to read, a sandboxed app changing a setting, or a
     /// donation in another app's name. The message says what the app may do instead.
@@ -25,6 +28,7 @@ public enum MediaBrokerError: Error, Sendable, Equatable, CustomStringConvertibl
         case .invalidArguments(let why): "invalid arguments: \(why)"
         case .mediaDisabled: "media recording is switched off"
         case .paused: "recording is paused"
+        case .appNotAllowed(let why): why
         case .accessDenied(let why): "access denied: \(why)"
         case .busFailure(let name, let message): "\(name): \(message)"
         }

@@ -57,6 +57,12 @@ public final class MethodInvocation: Sendable {
         answer(.error(address, error))
     }
 
+    /// Answers with an empty reply, or with `error` when there is one: the end of a method that
+    /// returns nothing, handed on as a completion.
+    public func finish(_ error: BusError?) {
+        if let error { fail(error) } else { reply() }
+    }
+
     deinit {
         if !answered.load(ordering: .acquiring) {
             answer(.error(address, .failed("the method did not answer")))

@@ -15,6 +15,7 @@ enum BrokerCtl {
         PauseCommand.self,
         ResumeCommand.self,
         AppsCommand.self,
+        NewAppsCommand.self,
         OptOutCommand.self,
         OptInCommand.self,
         ReadersCommand.self,

@@ -53,6 +53,9 @@ protocol BrokerService: Sendable {
     func setAppOptedOut(_ appID: String, _ optedOut: Bool) async throws(MediaBrokerError)
     /// Every app seen or registered, with its opt-out state.
     func apps() async throws(MediaBrokerError) -> [AppInfo]
+    /// What becomes of an app the person has not decided about (broker version 7).
+    func newApps() async throws(MediaBrokerError) -> NewAppsMode
+    func setNewApps(_ mode: NewAppsMode) async throws(MediaBrokerError)
 
     /// Deletes assets for good; returns how many.
     func purge(_ scope: PurgeScope) async throws(MediaBrokerError) -> Int

@@ -15,25 +15,25 @@ import CoreFixtures
 
     @Test func laterWritesOfOneListenReplaceTheEarlierOne() {
         var held = HeldListenEffects()
-        held.hold(.opened(listen("a", heard: 5)), settings: on)
-        held.hold(.checkpoint(listen("a", heard: 9)), settings: on)
-        held.hold(.checkpoint(listen("a", heard: 12)), settings: on)
+        held.hold(.opened(listen("a", heard: 5)), settings: [on])
+        held.hold(.checkpoint(listen("a", heard: 9)), settings: [on])
+        held.hold(.checkpoint(listen("a", heard: 12)), settings: [on])
         #expect(held.items.map(\.effect) == [.checkpoint(listen("a", heard: 12))])
         #expect(held.coalesced == 2)
     }
 
     @Test func aListenDroppedWhileHeldLeavesNothingToDo() {
         var held = HeldListenEffects()
-        held.hold(.opened(listen("a", heard: 5)), settings: on)
-        held.hold(.dropped(listen("a", heard: 6), .tooShort), settings: on)
+        held.hold(.opened(listen("a", heard: 5)), settings: [on])
+        held.hold(.dropped(listen("a", heard: 6), .tooShort), settings: [on])
         #expect(held.isEmpty)
     }
 
     @Test func aFinishedListenReplacesItsHeldWriteAndIsNeverDropped() {
         var held = HeldListenEffects()
         for index in 0..<300 {
-            held.hold(.opened(listen("\(index)", heard: 5)), settings: on)
-            held.hold(.finished(listen("\(index)", heard: 40)), settings: on)
+            held.hold(.opened(listen("\(index)", heard: 5)), settings: [on])
+            held.hold(.finished(listen("\(index)", heard: 40)), settings: [on])
         }
         #expect(held.items.count == 300)
         #expect(held.finishedCount == 300)
@@ -43,9 +43,9 @@ import CoreFixtures
 
     @Test func everySettingInForceWhileHeldIsKeptForTheFinalDecision() {
         var held = HeldListenEffects()
-        held.hold(.opened(listen("a", heard: 5)), settings: off)
-        held.hold(.checkpoint(listen("a", heard: 9)), settings: on)
-        held.hold(.finished(listen("a", heard: 40)), settings: on)
+        held.hold(.opened(listen("a", heard: 5)), settings: [off])
+        held.hold(.checkpoint(listen("a", heard: 9)), settings: [on])
+        held.hold(.finished(listen("a", heard: 40)), settings: [on])
         #expect(held.items.count == 1)
         // Media was off when the listen was first written: it must stay unrecorded.
         #expect(held.items.first?.settings == [off, on])
@@ -53,9 +53,9 @@ import CoreFixtures
 
     @Test func takingEverythingEmptiesTheListAndItsCounts() {
         var held = HeldListenEffects()
-        held.hold(.opened(listen("a", heard: 5)), settings: on)
-        held.hold(.checkpoint(listen("a", heard: 6)), settings: on)
-        held.hold(.finished(listen("b", heard: 40)), settings: on)
+        held.hold(.opened(listen("a", heard: 5)), settings: [on])
+        held.hold(.checkpoint(listen("a", heard: 6)), settings: [on])
+        held.hold(.finished(listen("b", heard: 40)), settings: [on])
         #expect(held.takeAll().count == 2)
         #expect(held.isEmpty && held.coalesced == 0 && held.finishedCount == 0)
     }

@@ -57,6 +57,7 @@ final class FakeBroker: BrokerService {
         case setReaderAccess(String, ReaderInfo.Access?)
         case pause(Duration?, Date?)
         case resume
+        case setNewApps(NewAppsMode)
     }
 
     let media: Result<[GenericMedia], MediaBrokerError>
@@ -74,6 +75,7 @@ final class FakeBroker: BrokerService {
     private let state: Mutex<(enabled: Bool, retention: Int, requests: [RecentRequest], changes: [Change])>
     /// The pause a `pause` set: one that lasts a while ends that long after 2027-01-15 08:00 UTC.
     private let pauseState = Mutex<RecordingPause?>(nil)
+    private let newAppsState = Mutex(NewAppsMode.record)
 
     var recentRequests: [RecentRequest] { state.withLock { $0.requests } }
     var changes: [Change] { state.withLock { $0.changes } }
@@ -206,6 +208,17 @@ final class FakeBroker: BrokerService {
     func apps() async throws(MediaBrokerError) -> [AppInfo] {
         try check("apps")
         return appList
+    }
+
+    func newApps() async throws(MediaBrokerError) -> NewAppsMode {
+        try check("newApps")
+        return newAppsState.withLock { $0 }
+    }
+
+    func setNewApps(_ mode: NewAppsMode) async throws(MediaBrokerError) {
+        try check("setNewApps")
+        record(.setNewApps(mode))
+        newAppsState.withLock { $0 = mode }
     }
 
     func purge(_ scope: PurgeScope) async throws(MediaBrokerError) -> Int {

@@ -65,11 +65,11 @@ import Testing
         #expect(broker.changes.isEmpty)
     }
 
-    @Test func optInWithdrawsTheOptOut() async {
+    @Test func optInAllowsTheAppAndWithdrawsTheOptOut() async {
         let broker = FakeBroker(apps: [AppInfo(appID: "spotify")])
         let run = await runBrokerCtl(["opt-in", "spotify"], broker: broker)
         #expect(run.exitCode == 0)
-        #expect(run.standardOutput == "Opted in spotify: it is recorded and shown again.\n")
+        #expect(run.standardOutput == "Allowed spotify: it is recorded and shown.\n")
         #expect(broker.changes == [.setAppOptedOut("spotify", false)])
     }
 

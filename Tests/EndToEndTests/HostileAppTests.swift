@@ -251,7 +251,12 @@ import Testing
         let other = try BusConnection.connect(to: bus.address)
         defer { other.close() }
         let version = try await Reliability.call(other, "Get", [.string("org.mediabroker.MediaBroker1"), .string("Version")], interface: .properties)
-        #expect(version.arguments == [.variant(.uint32(6))])
+        // Still answering, and rightly: the interface's version is a `u` (which version is InterfaceFileTests' concern).
+        if case .variant(.uint32(let number))? = version.arguments.first {
+            #expect(number >= 6)
+        } else {
+            Issue.record("Version after the huge calls: \(version.arguments)")
+        }
         let peak = try Reliability.status(broker.process.pid, "VmHWM")
         #expect(peak <= Self.hugeCallsPeakRSS, "peak RSS \(peak) kB")
     }

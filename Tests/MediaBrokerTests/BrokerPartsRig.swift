@@ -56,7 +56,8 @@ final class BrokerPartsRig: Sendable {
         let keeper = SettingsKeeper(connection: connection, store: store, settings: settings, observers: [],
                                     appOfPlayer: { _ in nil }, log: log)
         let resolver = AppResolver(environment: [:])
-        let questions = AccessNotifications(connection: connection, settings: settings, keeper: keeper, resolver: resolver, log: log)
+        let questions = AccessNotifications(notifications: DesktopNotifications(connection: connection, log: log), settings: settings,
+                                            keeper: keeper, resolver: resolver, log: log)
         return ReaderGate(connection: connection, settings: settings, keeper: keeper, arrivals: ConnectionArrivals(),
                           questions: questions, resolver: resolver, log: log)
     }

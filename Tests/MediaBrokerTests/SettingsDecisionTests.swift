@@ -22,8 +22,8 @@ struct SettingsDecisionTests {
 
     @Test("the person opts any app out or in; an app id must be 1…255 bytes")
     func byPerson() {
-        #expect(OptOutRequest.byPerson(appID: "org.example.App", optedOut: true) == .set(.user))
-        #expect(OptOutRequest.byPerson(appID: "org.example.App", optedOut: false) == .set(nil))
+        #expect(OptOutRequest.byPerson(appID: "org.example.App", optedOut: true) == .optOut(.user))
+        #expect(OptOutRequest.byPerson(appID: "org.example.App", optedOut: false) == .allow)
         for bad in ["", String(repeating: "a", count: 256)] {
             guard case .refused(let error) = OptOutRequest.byPerson(appID: bad, optedOut: true) else {
                 Issue.record("'\(bad.prefix(8))…' accepted")
@@ -36,11 +36,11 @@ struct SettingsDecisionTests {
     @Test("a player opts only itself, and cannot undo the person's opt-out")
     func byPlayer() {
         let none = PrivacySettings()
-        #expect(OptOutRequest.byPlayer(appID: "vlc", out: true, settings: none) == .set(.app))
+        #expect(OptOutRequest.byPlayer(appID: "vlc", out: true, settings: none) == .optOut(.app))
         #expect(OptOutRequest.byPlayer(appID: "vlc", out: false, settings: none) == .unchanged)
         let byApp = PrivacySettings(optOuts: ["vlc": .app])
         #expect(OptOutRequest.byPlayer(appID: "vlc", out: true, settings: byApp) == .unchanged)
-        #expect(OptOutRequest.byPlayer(appID: "vlc", out: false, settings: byApp) == .set(nil))
+        #expect(OptOutRequest.byPlayer(appID: "vlc", out: false, settings: byApp) == .withdrawOptOut)
         let byUser = PrivacySettings(optOuts: ["vlc": .user])
         #expect(OptOutRequest.byPlayer(appID: "vlc", out: true, settings: byUser) == .unchanged)
         guard case .refused(let error) = OptOutRequest.byPlayer(appID: "vlc", out: false, settings: byUser) else {

@@ -10,6 +10,7 @@ package struct Refusal: Error, Sendable, Hashable {
         case mediaDisabled
         case appOptedOut
         case paused
+        case appNotAllowed
     }
 
     package var name: Name

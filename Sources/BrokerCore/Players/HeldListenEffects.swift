@@ -22,11 +22,12 @@ struct HeldListenEffects {
 
     var isEmpty: Bool { items.isEmpty }
 
-    mutating func hold(_ effect: ListenEffect, settings: PrivacySettings) {
+    /// Holds `effect`, which happened under `settings` (more than one when it was held before).
+    mutating func hold(_ effect: ListenEffect, settings: some Collection<PrivacySettings>) {
         let key = effect.listen.key
         let earlier = items.lastIndex { $0.effect.listen.key == key && !$0.effect.isFinished }
         var seen = earlier.map { items[$0].settings } ?? []
-        if seen.last != settings { seen.append(settings) }
+        for settings in settings where seen.last != settings { seen.append(settings) }
         switch effect {
         case .opened, .checkpoint:
             guard let earlier else { return items.append(Held(effect: effect, settings: seen)) }

@@ -25,7 +25,7 @@ extension PlayersCore {
         for held in player.waitingForApp.takeAll() {
             write(held.effect, of: player, settingsThen: held.settings)
         }
-        if !recorder.privacy.allows(app.appID) {
+        if !recorder.privacy.allows(app.appID) && !recorder.privacy.awaitsAnswer(about: app.appID) {
             tell(player, .discard)
         } else if changedApp {
             tell(player, .appChanged)
@@ -69,7 +69,7 @@ extension PlayersCore {
     /// (see ``HeldListenEffects``) with the settings in force when it happened.
     func record(_ effect: ListenEffect, of player: FollowedPlayer) {
         guard player.app == nil else { return write(effect, of: player, settingsThen: CollectionOfOne(recorder.privacy)) }
-        player.waitingForApp.hold(effect, settings: recorder.privacy)
+        player.waitingForApp.hold(effect, settings: CollectionOfOne(recorder.privacy))
         // Finished listens qualified and are never dropped, so they are what a flood could pile
         // up: past a bound the app is resolved now, from the clues at hand.
         if player.waitingForApp.finishedCount >= Self.maximumHeldListens {
@@ -78,8 +78,10 @@ extension PlayersCore {
         }
     }
 
-    /// Asks the recorder what `effect` means for the store (see ``ListenRecorder``), and queues that work.
+    /// Asks the recorder what `effect` means for the store (see ``ListenRecorder``), and queues that
+    /// work — unless the person is being asked about the player's app: then it is held.
     func write(_ effect: ListenEffect, of player: FollowedPlayer, settingsThen: some Collection<PrivacySettings>) {
+        if recorder.privacy.awaitsAnswer(about: player.appID), holdForAnswer(effect, of: player, settingsThen: settingsThen) { return }
         let source = ListenRecorder.Source(uniqueName: player.uniqueName, appID: player.appID, appName: player.appName,
                                            appIcon: player.app?.appIcon, isProxy: player.isProxy, artworkFiles: player.art.files)
         let now = clocks.wall()
@@ -107,6 +109,41 @@ extension PlayersCore {
             break
         }
         actions.append(.store(work))
+    }
+
+    // MARK: New apps
+
+    /// Holds an effect of an app the person is (to be) asked about; asks on its first. `false`
+    /// when it is not held: the recorder then records nothing of it, as the app is not allowed.
+    private func holdForAnswer(_ effect: ListenEffect, of player: FollowedPlayer, settingsThen: some Collection<PrivacySettings>) -> Bool {
+        switch awaitingAnswer.hold(effect, of: player, settings: settingsThen) {
+        case .notHeld:
+            return false
+        case .held:
+            return true
+        case .heldFirst:
+            log(.info, "\(player.appID) is new: its listens wait in memory while the person is asked whether to record it")
+            actions.append(.askAboutApp(player.appID, name: player.appName, icon: player.app?.appIcon))
+            return true
+        }
+    }
+
+    /// After a settings change: the held listens of apps no longer waiting for an answer are
+    /// written, as if the app had been allowed when they were played, or dropped.
+    func writeOrDropSettledListens() {
+        for (appID, held) in awaitingAnswer.settled(by: recorder.privacy) {
+            actions.append(.withdrawQuestion(appID))
+            guard recorder.privacy.allows(appID) else {
+                log(.info, "\(appID) is not recorded: its held listens are dropped")
+                continue
+            }
+            log(.info, "\(appID) is recorded from now on, and its held listens are written")
+            for var playerHeld in held {
+                for item in playerHeld.effects.takeAll() {
+                    write(item.effect, of: playerHeld.player, settingsThen: item.settings.map { $0.allowing(appID) })
+                }
+            }
+        }
     }
 
     // MARK: Artwork

@@ -51,6 +51,9 @@ package final class PlayersCore {
         case artworkSecured(PlayerRef, url: String, SecuredArtwork?)
         case timerFired(Timer)
         case privacyChanged(PrivacySettings)
+        /// The question about a new app (``Action/askAboutApp(_:name:icon:)``) ended with no
+        /// answer: dismissed, unseen in time, or never shown. (An answer is a settings change.)
+        case appQuestionUnanswered(appID: String)
         /// The broker is stopping: every listen ends.
         case stop
     }
@@ -75,6 +78,11 @@ package final class PlayersCore {
         case cancel(Timer)
         /// Do this store work; all the store work one input asks for is one unit (one transaction).
         case store(ListenRecorder.StoreWork)
+        /// Ask the person whether to record the new app `appID` (`new_apps = ask`); its listens
+        /// are held until the answer, a settings change, or ``Input/appQuestionUnanswered(appID:)``.
+        case askAboutApp(String, name: String?, icon: String?)
+        /// The settings decided about `appID` while it was asked about: take the question away.
+        case withdrawQuestion(String)
         case log(LogLevel, String)
     }
 
@@ -132,6 +140,8 @@ package final class PlayersCore {
     /// Listens a previous run left open (it crashed), by the player that was playing them; each
     /// waits for its player's first properties to decide whether it simply continues.
     var leftovers = LeftoverListens()
+    /// Listens of new apps, held while the person is asked about them.
+    var awaitingAnswer = ListensAwaitingAnswer()
     var players: [String: FollowedPlayer] = [:]
     /// Well-known MPRIS name → the unique name that owns it.
     var owners: [String: String] = [:]
@@ -229,7 +239,13 @@ package final class PlayersCore {
             fired(timer)
         case .privacyChanged(let settings):
             recorder.privacy = settings
-            for player in players.values where !settings.allows(player.appID) { tell(player, .discard) }
+            for player in players.values where !settings.allows(player.appID) && !settings.awaitsAnswer(about: player.appID) {
+                tell(player, .discard)
+            }
+            writeOrDropSettledListens()
+        case .appQuestionUnanswered(let appID):
+            let dropped = awaitingAnswer.endUnanswered(appID)
+            log(.info, "the question about \(appID) went unanswered: \(dropped) held listen updates dropped, nothing recorded")
         case .stop:
             stop()
         }
@@ -248,6 +264,11 @@ package final class PlayersCore {
         let now = clocks.wall()
         return players.values.compactMap { player in player.listening.current(at: now).flatMap { asset($0, of: player) } }
             .sorted { $0.started > $1.started }
+    }
+
+    /// The new apps asked about in this run: those waiting for an answer and those left unanswered.
+    package func appsAskedAbout() -> Set<String> {
+        awaitingAnswer.unansweredApps.union(awaitingAnswer.asking.keys)
     }
 
     package func followedPlayers() -> [PlayerSummary] {

@@ -1,6 +1,6 @@
 import AssetContract
-/// The person's decisions: the Media toggle, how long history is kept, and which apps are never
-/// recorded (and by whose decision).
+/// The person's decisions: the Media toggle, a pause, how long history is kept, which apps are
+/// never recorded (and by whose decision), which are allowed, and what happens to a new app.
 ///
 /// Persisted as one text value in the store's `settings` table, so a change is a single
 /// transaction in the same database as the data — a crash leaves the old settings or the new
@@ -16,6 +16,16 @@ package struct PrivacySettings: Sendable, Equatable {
     /// About 27 years: anything larger is surely a mistake, and keeps day arithmetic in range.
     package static let maximumRetentionDays: UInt32 = 10_000
 
+    /// What becomes of an app the person has neither allowed nor opted out (`new_apps`).
+    package enum NewApps: String, Sendable, CaseIterable {
+        /// Recorded at once (the default, and every broker before version 7).
+        case record
+        /// Its listens are held in memory while the person is asked once (``AppQuestions``).
+        case ask
+        /// Not recorded: only the apps the person allowed are.
+        case ignore
+    }
+
     package var mediaEnabled = true
     /// Assets older than this many days are deleted automatically; 0 keeps them forever.
     package var retentionDays = PrivacySettings.defaultRetentionDays
@@ -25,25 +35,52 @@ package struct PrivacySettings: Sendable, Equatable {
     /// Until when recording is paused (wall clock): ``untilResumed`` until the person resumes it;
     /// `nil` when it is not paused. The ``SettingsKeeper``'s one timer ends a pause at its time.
     package var pausedUntil: Microseconds?
+    package var newApps = NewApps.record
+    /// Apps the person allowed (`SetAppOptedOut(…, false)`, *Record* in a question): recorded
+    /// whatever ``newApps`` says, until opted out.
+    package var allowedApps: Set<String> = []
 
     /// ``pausedUntil`` of a pause that lasts until the person resumes.
     package static let untilResumed = Microseconds.max
 
     package init(mediaEnabled: Bool = true, retentionDays: UInt32 = PrivacySettings.defaultRetentionDays, optOuts: [String: OptOutSource] = [:],
-                readers: [String: ReaderGrant] = [:], pausedUntil: Microseconds? = nil) {
+                readers: [String: ReaderGrant] = [:], pausedUntil: Microseconds? = nil, newApps: NewApps = .record,
+                allowedApps: Set<String> = []) {
         self.mediaEnabled = mediaEnabled
         self.retentionDays = retentionDays
         self.optOuts = optOuts
         self.readers = readers
         self.pausedUntil = pausedUntil
+        self.newApps = newApps
+        self.allowedApps = allowedApps
     }
 
     /// Whether the sandboxed app `appID` may read the history now.
     func allowsReading(_ appID: String) -> Bool { readers[appID]?.access == .allowed }
 
     /// Whether anything from `appID` may be recorded or shown now: not while Media is off or
-    /// recording is paused, never for an opted-out app.
-    package func allows(_ appID: String) -> Bool { mediaEnabled && pausedUntil == nil && optOuts[appID] == nil }
+    /// recording is paused, never for an opted-out app, and for an app the person has not decided
+    /// about only when new apps are recorded.
+    package func allows(_ appID: String) -> Bool { mediaEnabled && pausedUntil == nil && recordsApp(appID) }
+
+    /// Whether `appID` is recorded when recording is on: not opted out, and allowed or new apps recorded.
+    package func recordsApp(_ appID: String) -> Bool {
+        optOuts[appID] == nil && (newApps == .record || allowedApps.contains(appID))
+    }
+
+    /// Whether the person is to be asked before `appID` is recorded: new apps are asked about,
+    /// recording is on, and the person has neither allowed nor opted out the app.
+    package func awaitsAnswer(about appID: String) -> Bool {
+        newApps == .ask && mediaEnabled && pausedUntil == nil && optOuts[appID] == nil && !allowedApps.contains(appID)
+    }
+
+    /// These settings with `appID` allowed: what they would have been had the person answered
+    /// before the listens held for the answer were played.
+    package func allowing(_ appID: String) -> PrivacySettings {
+        var allowed = self
+        allowed.allowedApps.insert(appID)
+        return allowed
+    }
 
     /// Whether a pause is over at `now` (one that lasts until the person resumes never is).
     package func pauseHasEnded(at now: Microseconds) -> Bool {
@@ -81,6 +118,9 @@ package struct PrivacySettings: Sendable, Equatable {
         }
         // Written only while paused: settings that never paused stay readable by older brokers.
         if let pausedUntil { lines.append("paused_until=" + (pausedUntil == Self.untilResumed ? "resume" : String(pausedUntil))) }
+        // Likewise written only when not the default.
+        if newApps != .record { lines.append("new_apps=\(newApps.rawValue)") }
+        for app in allowedApps.sorted() where AssetContract.isAppID(app) { lines.append("allow=\(app)") }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -134,6 +174,15 @@ package struct PrivacySettings: Sendable, Equatable {
                     }
                     pausedUntil = until
                 }
+            case "new_apps":
+                guard let mode = NewApps(rawValue: String(value)) else {
+                    throw DecodingError(line: number, reason: "new_apps must be record, ask or ignore")
+                }
+                newApps = mode
+            case "allow":
+                let app = String(value)
+                guard AssetContract.isAppID(app) else { throw DecodingError(line: number, reason: "allow: \(AssetContract.appIDRule)") }
+                allowedApps.insert(app)
             default:
                 throw DecodingError(line: number, reason: "unknown setting '\(key.prefix(80))'")
             }

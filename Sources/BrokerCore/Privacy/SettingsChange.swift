@@ -18,6 +18,8 @@ package struct SettingsChange {
         if after.optOuts.keys.sorted() != before.optOuts.keys.sorted() { changed.append("OptedOutApps") }
         if after.retentionDays != before.retentionDays { changed.append("RetentionDays") }
         if after.pausedUntil != before.pausedUntil { changed.append("PausedUntil") }
+        if after.newApps != before.newApps { changed.append("NewApps") }
+        if after.allowedApps != before.allowedApps { changed.append("AllowedApps") }
         return changed
     }
 
@@ -27,7 +29,8 @@ package struct SettingsChange {
     package var logLine: String {
         let allowed = after.readers.values.filter { $0.access == .allowed }.count
         return "settings changed: media \(after.mediaEnabled ? "on" : "off"), retention \(after.retentionDays) days, "
-            + "\(after.optOuts.count) apps opted out, \(allowed) sandboxed apps allowed to read"
+            + "\(after.optOuts.count) apps opted out, \(after.allowedApps.count) allowed, new apps \(after.newApps.rawValue), "
+            + "\(allowed) sandboxed apps allowed to read"
             + (after.pausedUntil.map { $0 == PrivacySettings.untilResumed ? ", paused until resumed" : ", paused until \($0) µs" } ?? "")
     }
 

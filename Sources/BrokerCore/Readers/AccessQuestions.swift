@@ -19,14 +19,14 @@ package struct AccessQuestions {
         case refused(String)
     }
 
-    /// Open questions: app id → the notification showing it, once the server said.
-    package private(set) var open: [String: UInt32?] = [:]
+    /// Apps with a question open.
+    package private(set) var open: Set<String> = []
     /// When the person last left an app's question unanswered (dismissed it, or let it time out):
     /// that counts as asked, so the app is not shown another for a day. Kept in memory only, for
     /// the broker's run, and bounded: an app cannot grow it.
     private(set) var unanswered: [String: Microseconds] = [:]
 
-    package init(open: [String: UInt32?] = [:], unanswered: [String: Microseconds] = [:]) {
+    package init(open: Set<String> = [], unanswered: [String: Microseconds] = [:]) {
         self.open = open
         self.unanswered = unanswered
     }
@@ -41,7 +41,7 @@ package struct AccessQuestions {
         default:
             break
         }
-        guard open[appID] == nil else { return .refused("\(appID) already has a question open; wait for its answer") }
+        guard !open.contains(appID) else { return .refused("\(appID) already has a question open; wait for its answer") }
         if let asked = unanswered[appID], now - asked < ReaderGrant.askAgainAfter {
             return .refused("the person left \(appID)'s question unanswered; it may ask again 24 hours after it was asked")
         }
@@ -59,15 +59,10 @@ package struct AccessQuestions {
         unanswered[appID] = now
     }
 
-    package mutating func opened(for appID: String) { open[appID] = .some(nil) }
+    package mutating func opened(for appID: String) { open.insert(appID) }
 
-    package mutating func shown(_ appID: String, notification: UInt32) { if open[appID] != nil { open[appID] = notification } }
-
-    /// The app whose question notification `id` shows.
-    package func appID(showing id: UInt32) -> String? { open.first { $0.value == id }?.key }
-
-    /// The question of `appID` is over; `nil` when it was not open (answered already).
-    package mutating func close(_ appID: String) -> UInt32?? { open.removeValue(forKey: appID) }
+    /// The question of `appID` is over; `false` when it was not open (answered already).
+    package mutating func close(_ appID: String) -> Bool { open.remove(appID) != nil }
 
     /// What the notification's action means (`ActionInvoked`): the grant to store, if any.
     package static func answer(forAction key: String) -> Answer {

@@ -2,14 +2,15 @@
 ///
 /// - Host processes may do everything, as before: they could read the history file anyway.
 /// - A sandboxed app reads nothing — `RecentMedia`, `Moments`, `MediaByID`, `NowPlaying`, `Apps`,
-///   live listens, the players in `Status`, `OptedOutApps` — until the person allows it. It may
+///   live listens, the players in `Status`, `OptedOutApps`, `AllowedApps` — until the person allows it. It may
 ///   always ask (`RequestAccess`), donate in its own name, and opt its own player out or in; it may
 ///   never change a setting, a grant or the history (`Set`, `SetAppOptedOut`, `SetReaderAccess`,
 ///   `Purge`, `Pause`, `Resume`), nor see the grants (`Readers`).
 /// - Any app may ask the person to pick listens for it (`PickMedia`), granted or not: what it gets
 ///   is what the person chose.
 /// - A process the broker could not identify may only opt its own player out or in, and read
-///   what anyone may (`Version`, `MediaEnabled`, `RetentionDays`, `PausedUntil`, `Status`' version).
+///   what anyone may (`Version`, `MediaEnabled`, `RetentionDays`, `PausedUntil`, `NewApps`,
+///   `Status`' version).
 package enum ReaderPolicy {
     /// What a call asks for.
     package enum Right: Sendable, Equatable {
@@ -28,7 +29,8 @@ package enum ReaderPolicy {
     package static func right(member: String, ofProperties: Bool, property: String?) -> Right {
         if ofProperties {
             switch (member, property) {
-            case ("Get", "Version"?), ("Get", "MediaEnabled"?), ("Get", "RetentionDays"?), ("Get", "PausedUntil"?): return .anyone
+            case ("Get", "Version"?), ("Get", "MediaEnabled"?), ("Get", "RetentionDays"?), ("Get", "PausedUntil"?), ("Get", "NewApps"?):
+                return .anyone
             case ("Get", _), ("GetAll", _): return .readHistory
             default: return .changeSettings
             }

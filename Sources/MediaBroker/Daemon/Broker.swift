@@ -21,7 +21,9 @@ final class Broker: @unchecked Sendable {
     private let writer: HistoryWriter
     private let eraser: HistoryEraser
     private let gate: ReaderGate
+    private let notifications: DesktopNotifications
     private let questions: AccessNotifications
+    private let newApps: NewAppQuestions
     private let picks: PickRequests
     private let keeper: SettingsKeeper
     private let object: BrokerObject.Parts
@@ -42,9 +44,12 @@ final class Broker: @unchecked Sendable {
             artworkFolder: store.path.flatMap(ArtworkFolder.path(besideDatabase:)), log: log)
         let keeper = SettingsKeeper(connection: connection, store: store, settings: settings, observers: [players, eraser],
                                     appOfPlayer: players.appID(ofPlayer:), log: log)
-        let questions = AccessNotifications(
-            connection: connection, settings: settings, keeper: keeper, resolver: resolver, log: log,
-            patience: options.askTimeoutSeconds.map { Microseconds($0 * 1_000_000) } ?? AccessQuestions.patience)
+        let notifications = DesktopNotifications(connection: connection, log: log)
+        let askTimeout = options.askTimeoutSeconds.map { Microseconds($0 * 1_000_000) }
+        let questions = AccessNotifications(notifications: notifications, settings: settings, keeper: keeper, resolver: resolver,
+                                            log: log, patience: askTimeout ?? AccessQuestions.patience)
+        newApps = NewAppQuestions(notifications: notifications, keeper: keeper, resolver: resolver, log: log,
+                                  patience: askTimeout ?? NewAppQuestions.patience)
         let gate = ReaderGate(connection: connection, settings: settings, keeper: keeper, arrivals: arrivals,
                               questions: questions, resolver: resolver, log: log)
         let queries = HistoryQueries(store: store, settings: settings, log: log)
@@ -63,6 +68,7 @@ final class Broker: @unchecked Sendable {
         self.writer = writer
         self.eraser = eraser
         self.gate = gate
+        self.notifications = notifications
         self.questions = questions
         self.picks = picks
         self.keeper = keeper
@@ -87,7 +93,7 @@ final class Broker: @unchecked Sendable {
     /// runs once they are listed. Call on the connection's thread.
     func followPlayers(leftovers: [OpenListen], done: @escaping @Sendable (BusError?) -> Void) {
         players.adoptLeftovers(leftovers)
-        players.start(completion: done)
+        players.start(askingWith: newApps, completion: done)
     }
 
     /// Deletes what is older than the retention keeps, and plans the next run. Call on the
@@ -110,6 +116,8 @@ final class Broker: @unchecked Sendable {
         eraser.stop()
         picks.stop()
         questions.stop()
+        newApps.stop()
+        notifications.stop()
         gate.stop()
         names.stop()
     }

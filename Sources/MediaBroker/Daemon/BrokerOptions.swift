@@ -11,8 +11,8 @@ struct BrokerOptions: Sendable, Equatable {
     /// `--reread-interval SECONDS`, for tests only and left out of `--help`: how often a playing
     /// player is re-read in case it never signals (default 30 s; 0.1…3600).
     var rereadIntervalSeconds: Double?
-    /// `--ask-timeout SECONDS`, for tests only and left out of `--help`: how long `RequestAccess`
-    /// waits for the person's answer (default 120 s; 0.5…600).
+    /// `--ask-timeout SECONDS`, for tests only and left out of `--help`: how long a question waits
+    /// for the person's answer (default 120 s for `RequestAccess`, an hour for a new app; 0.5…600).
     var askTimeoutSeconds: Double?
     /// `--picker PATH`: the picker `PickMedia` starts (default: `media-broker-picker` beside this
     /// executable).

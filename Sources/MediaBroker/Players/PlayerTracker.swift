@@ -27,6 +27,9 @@ final class PlayerTracker: @unchecked Sendable, SettingsKeeper.Observer, NameWat
     private var barriers: [() -> Void] = []
     /// Reads the art players point at, off the bus thread; made at the first art told.
     private var artworkReads: ArtworkReads?
+    /// Asks the person about new apps: given at ``start(askingWith:completion:)``, since its
+    /// answers go through the settings keeper, which is built after the tracker it tells of changes.
+    private var questions: NewAppQuestions?
 
     /// `settings`: those in force as it starts (later ones come through ``settingsChanged(_:)``);
     /// `safetyRereadInterval`: how often a playing player is re-read in case it never signals, the
@@ -59,6 +62,8 @@ final class PlayerTracker: @unchecked Sendable, SettingsKeeper.Observer, NameWat
 
     func followedPlayers() -> [PlayerSummary] { core.followedPlayers() }
 
+    func appsAskedAbout() -> Set<String> { core.appsAskedAbout() }
+
     /// Takes the listens a previous run left open (a crash or `kill -9`). Call before ``start``.
     func adoptLeftovers(_ open: [OpenListen]) {
         core.adoptLeftovers(open)
@@ -68,8 +73,10 @@ final class PlayerTracker: @unchecked Sendable, SettingsKeeper.Observer, NameWat
 
     /// Takes name changes from now on (the ``NameWatch`` is in force), subscribes to players'
     /// signals, then lists the players already there — in that order, so a player starting in
-    /// between is not missed. Call on the connection's thread.
-    func start(completion: @escaping @Sendable (BusError?) -> Void) {
+    /// between is not missed; new apps are asked about with `questions`. Call on the connection's
+    /// thread.
+    func start(askingWith questions: NewAppQuestions, completion: @escaping @Sendable (BusError?) -> Void) {
+        self.questions = questions
         core.begin()
         started = true
         let subscriptions: [Subscription] = [
@@ -210,6 +217,10 @@ final class PlayerTracker: @unchecked Sendable, SettingsKeeper.Observer, NameWat
             writer.carryOut(CollectionOfOne(work))
         case .log(let level, let message):
             log.write(level, message)
+        case .askAboutApp(let appID, let name, let icon):
+            questions?.ask(about: appID, name: name, icon: icon) { [self] in feedSignal(.appQuestionUnanswered(appID: appID)) }
+        case .withdrawQuestion(let appID):
+            questions?.withdraw(about: appID)
         }
     }
 

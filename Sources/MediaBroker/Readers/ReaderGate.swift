@@ -181,6 +181,6 @@ final class ReaderGate: @unchecked Sendable, NameWatch.Observer {
             }
             grant = ReaderGrant(access: decided, decided: WallClock.now, lastRead: settings.value.readers[appID]?.lastRead)
         }
-        keeper.setGrant(grant, for: appID) { error in if let error { call.fail(error) } else { call.reply() } }
+        keeper.setGrant(grant, for: appID, done: call.finish)
     }
 }

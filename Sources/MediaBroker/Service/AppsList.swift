@@ -2,14 +2,15 @@ import SwiftDBus
 import BrokerCore
 
 /// `Apps`'s answer: every app the person may want to control — those in the history, those
-/// playing now, those opted out — with the name and icon its desktop file tells today, else
+/// playing now, those asked about in this run, those opted out or allowed — with the name and icon its desktop file tells today, else
 /// what was stored. Pure: the caller gathers the parts.
 enum AppsList {
-    static func entries(history: [AppSummary], playing: [PlayerSummary], optOuts: [String: PrivacySettings.OptOutSource],
+    static func entries(history: [AppSummary], playing: [PlayerSummary], askedAbout: Set<String> = [], settings: PrivacySettings,
                         identity: (String) -> AppIdentity) -> [DBusValue] {
         var byID: [String: [String: DBusValue]] = [:]
         func entry(_ id: String) -> [String: DBusValue] {
-            byID[id] ?? ["app_id": .string(id), "listens": .uint32(0), "opted_out": .boolean(false)]
+            byID[id] ?? ["app_id": .string(id), "listens": .uint32(0), "opted_out": .boolean(false),
+                         "allowed": .boolean(settings.allowedApps.contains(id))]
         }
         for summary in history {
             var fields = entry(summary.appID)
@@ -22,7 +23,8 @@ enum AppsList {
         for player in playing where player.appID.utf8.count <= BrokerContract.maximumAppIDLength {
             byID[player.appID] = entry(player.appID)
         }
-        for (app, source) in optOuts {
+        for app in settings.allowedApps.union(askedAbout) { byID[app] = entry(app) }
+        for (app, source) in settings.optOuts {
             var fields = entry(app)
             fields["opted_out"] = .boolean(true)
             fields["opted_out_by"] = .string(source.rawValue)

@@ -10,7 +10,7 @@ enum BrokerContract {
 
     /// The interface's `Version` property, bumped whenever a client-visible behaviour changes
     /// (docs/dbus-api.md lists each version).
-    static let version: UInt32 = 6
+    static let version: UInt32 = 7
 
     /// `RecentMedia`'s default and largest page.
     static let defaultLimit = 50
@@ -41,6 +41,9 @@ extension ErrorName {
     /// A sandboxed app without the person's grant reading the history, any sandboxed app changing a
     /// setting, or a donation in another app's name (issue 20).
     static let brokerAccessDenied: ErrorName = "org.mediabroker.MediaBroker1.Error.AccessDenied"
+    /// `Donate` from an app the person has not allowed while new apps are asked about or ignored
+    /// (`NewApps`, version 7).
+    static let appNotAllowed: ErrorName = "org.mediabroker.MediaBroker1.Error.AppNotAllowed"
     /// `Donate` from an app that is opted out.
     static let appOptedOut: ErrorName = "org.mediabroker.MediaBroker1.Error.AppOptedOut"
 }

@@ -107,15 +107,15 @@ enum BrokerInterfaceDocs {
             "What each active player plays now, as assets not yet finally recorded.",
             arguments: ["assets": assets("One asset per playing player, without id; ended and listened as of now.")]),
         "Apps": Doc(
-            "Every app seen (in the history or on the bus now) or opted out.",
+            "Every app seen (in the history, on the bus now, or asked about in this run), opted out or allowed.",
             arguments: [
-                "apps": "Each app is an a{sv}: app_id (s); app_name (s); app_icon (s, when one resolves); opted_out (b); opted_out_by (s: user or app, when opted out); listens (u); last_seen (x, the start of its newest asset).",
+                "apps": "Each app is an a{sv}: app_id (s); app_name (s); app_icon (s, when one resolves); opted_out (b); opted_out_by (s: user or app, when opted out); allowed (b, version 7: the person allowed it, so it is recorded whatever NewApps says); listens (u); last_seen (x, the start of its newest asset).",
             ]),
         "SetAppOptedOut": Doc(
             "The person's opt-out of one app, for every instance: from now on nothing of it is recorded (a listen in progress is discarded) and its past assets are not returned. Answers once the change is on disk.",
             arguments: [
                 "app_id": "The app; empty or longer than 255 bytes is InvalidArgs.",
-                "opted_out": "true to opt the app out; false clears the opt-out, whoever made it.",
+                "opted_out": "true to opt the app out (and take back allowing it); false clears the opt-out, whoever made it, and allows the app (version 7).",
             ]),
         "OptOut": Doc("A player opts its own app out: the caller must own an org.mpris.MediaPlayer2 name (Error.NotAPlayer otherwise); the app is the one the broker derived from that player."),
         "OptIn": Doc("A player withdraws its own app's opt-out; never the person's (Error.OptedOutByUser)."),
@@ -126,7 +126,7 @@ enum BrokerInterfaceDocs {
                 "removed": "How many assets were deleted.",
             ]),
         "Donate": Doc(
-            "Records a listen from an app without MPRIS. The same donation twice is stored once. Error.MediaDisabled while the Media toggle is off, Error.AppOptedOut for an opted-out app. A sandboxed app donates in its own name only, 20 at once and then one a second (LimitsExceeded beyond).",
+            "Records a listen from an app without MPRIS. The same donation twice is stored once. Error.MediaDisabled while the Media toggle is off, Error.AppOptedOut for an opted-out app, Error.AppNotAllowed for an app the person has not allowed while NewApps is ask or ignore (version 7). A sandboxed app donates in its own name only, 20 at once and then one a second (LimitsExceeded beyond).",
             arguments: ["media": donation, "id": "The stored asset's id; 0 to a sandboxed app that may not read (since version 5)."]),
         "Status": Doc(
             "Whether the broker runs, its version, and what it follows.",
@@ -179,6 +179,8 @@ enum BrokerInterfaceDocs {
         "OptedOutApps": Doc("The app ids opted out by the person or by themselves, sorted. A change is signalled as invalidated, without the list: Get it again."),
         "RetentionDays": Doc("Assets older than this many days are deleted automatically: 0 keeps everything, at most 10000, default 90."),
         "PausedUntil": Doc("When the pause in force ends: 0 when recording is not paused, 9223372036854775807 when it lasts until Resume.", since: 6),
+        "NewApps": Doc("What becomes of an app the person has neither allowed nor opted out: record (at once, the default), ask (its listens are held in memory while one notification asks the person; the answer allows the app or opts it out), or ignore (only allowed apps are recorded). Leaving record, the apps in the history count as allowed. Set answers once the change is on disk.", since: 7),
+        "AllowedApps": Doc("The app ids the person allowed, sorted: recorded whatever NewApps says. A change is signalled as invalidated, without the list: Get it again.", since: 7),
     ]
 
     static let signals: [String: Doc] = [

@@ -101,6 +101,10 @@ enum BrokerObject {
                 ExportedProperty("RetentionDays", signature: .uint32, get: { .uint32(parts.settings.value.retentionDays) },
                                  setLater: { value, done in parts.keeper.setRetentionDays(value, done: done) }),
                 ExportedProperty("PausedUntil", signature: .int64, get: { .int64(parts.settings.value.pausedUntil ?? 0) }),
+                ExportedProperty("NewApps", signature: .string, get: { .string(parts.settings.value.newApps.rawValue) },
+                                 setLater: { value, done in parts.keeper.setNewApps(value, done: done) }),
+                ExportedProperty("AllowedApps", signature: "as", changeSignal: .invalidates,
+                                 get: { .strings(parts.settings.value.allowedApps.sorted()) }),
             ],
             signals: [
                 ExportedSignal("MediaAdded", arguments: [Argument("asset", .vardict, annotations: assetKeys)]),

@@ -12,6 +12,7 @@ extension BusError {
         case .mediaDisabled: .mediaDisabled
         case .appOptedOut: .appOptedOut
         case .paused: .paused
+        case .appNotAllowed: .appNotAllowed
         }
         self.init(name, refusal.message)
     }

@@ -74,6 +74,25 @@ final class SettingsKeeper: @unchecked Sendable {
         change({ $0.retentionDays = days }, done: done)
     }
 
+    /// `NewApps`: what becomes of an app the person has neither allowed nor opted out. Leaving
+    /// `record`, the apps the history holds count as allowed: they are not new, and a person who
+    /// asks to be asked about new apps does not mean the ones they listen to every day.
+    func setNewApps(_ value: DBusValue, done: @escaping @Sendable (BusError?) -> Void) {
+        guard case .string(let text) = value, let mode = PrivacySettings.NewApps(rawValue: text) else {
+            return done(.invalidArgs("NewApps is one of record, ask, ignore"))
+        }
+        guard settings.value.newApps == .record, mode != .record else { return change({ $0.newApps = mode }, done: done) }
+        store.appSummaries { [self, loop = connection.loop] result in
+            loop.execute { [self] in
+                guard case .success(let summaries) = result else { return done(.failed("the history could not be read")) }
+                change({ settings in
+                    settings.newApps = mode
+                    settings.allowedApps.formUnion(summaries.map(\.appID).filter { settings.optOuts[$0] == nil && AssetContract.isAppID($0) })
+                }, done: done)
+            }
+        }
+    }
+
     // MARK: Pause
 
     /// `Pause(a{sv} options)`: for `duration` (x, µs), until `until` (x, µs since the epoch), or,
@@ -87,13 +106,13 @@ final class SettingsKeeper: @unchecked Sendable {
         }
         switch request.end(askedAt: WallClock.now) {
         case .failure(let refusal): call.fail(BusError(refusal))
-        case .success(let end): change({ $0.pausedUntil = end }) { error in if let error { call.fail(error) } else { call.reply() } }
+        case .success(let end): change({ $0.pausedUntil = end }, done: call.finish)
         }
     }
 
     /// `Resume()`: recording goes on now (nothing happens when it was not paused).
     func resume(_ call: MethodInvocation) {
-        change({ $0.pausedUntil = nil }) { error in if let error { call.fail(error) } else { call.reply() } }
+        change({ $0.pausedUntil = nil }, done: call.finish)
     }
 
     /// Arms the timer that ends the pause in force at its time, or disarms it when there is none
@@ -133,10 +152,15 @@ final class SettingsKeeper: @unchecked Sendable {
     }
 
     private func decide(_ decision: OptOutRequest.Decision, for appID: String, _ call: MethodInvocation) {
+        decide(decision, for: appID, done: call.finish)
+    }
+
+    /// Carries out `decision` about `appID` (a call's, or the answer to a new app's question).
+    func decide(_ decision: OptOutRequest.Decision, for appID: String, done: @escaping @Sendable (BusError?) -> Void) {
         switch decision {
-        case .unchanged: call.reply()
-        case .refused(let refusal): call.fail(BusError(refusal))
-        case .set(let source): change({ $0.optOuts[appID] = source }) { error in if let error { call.fail(error) } else { call.reply() } }
+        case .unchanged: done(nil)
+        case .refused(let refusal): done(BusError(refusal))
+        default: change({ decision.apply(to: &$0, appID: appID) }, done: done)
         }
     }
 

@@ -28,15 +28,16 @@ final class StatusQueries: @unchecked Sendable {
     }
 
     func apps(_ call: MethodInvocation) {
-        let optOuts = settings.value.optOuts
+        let settings = settings.value
         let live = players.followedPlayers()
+        let asked = players.appsAskedAbout()
         let resolver = resolver
         // Runs on the store thread: icon and name lookups may touch the disk, never on the bus thread.
         store.appSummaries { result in
             guard case .success(let summaries) = result else {
                 return call.fail(.failed("the history could not be read"))
             }
-            let entries = AppsList.entries(history: summaries, playing: live, optOuts: optOuts,
+            let entries = AppsList.entries(history: summaries, playing: live, askedAbout: asked, settings: settings,
                                            identity: { resolver.identity(forAppID: $0) })
             call.reply([.array(element: .vardict, entries)])
         }

@@ -6,27 +6,34 @@ enum AppsOutput {
     static let emptyMessage = "No apps seen yet.\n"
 
     /// A table sorted by app id, times local.
-    static func table(_ apps: [AppInfo], timeZone: some UTCOffsetRule, width: Int) -> String {
+    static func table(_ apps: [AppInfo], newApps: NewAppsMode, timeZone: some UTCOffsetRule, width: Int) -> String {
         guard !apps.isEmpty else { return emptyMessage }
         let rows = sorted(apps).map { app in
             [
                 RecentOutput.cell(app.appID), RecentOutput.cell(app.appName), String(app.listens),
                 app.lastSeen.map { timeZone.civilTime(at: $0).minuteText } ?? "-",
-                optedOutText(app), RecentOutput.cell(app.appIcon),
+                recordedText(app, newApps: newApps), RecentOutput.cell(app.appIcon),
             ]
         }
         return TextTable(
-            headers: ["ID", "NAME", "LISTENS", "LAST SEEN", "OPTED OUT", "ICON"], rows: rows, fixedColumns: [2, 3, 4]
+            headers: ["ID", "NAME", "LISTENS", "LAST SEEN", "RECORDED", "ICON"], rows: rows, fixedColumns: [2, 3, 4]
         ).rendered(width: width)
     }
 
-    /// `-`, `by you` or `by the app`.
-    static func optedOutText(_ app: AppInfo) -> String {
-        guard app.isOptedOut else { return "-" }
-        switch app.optedOutBy {
-        case .app: return "by the app"
-        case .user: return "by you"
-        case nil: return "yes"
+    /// Whether the app is recorded, and by whose decision.
+    static func recordedText(_ app: AppInfo, newApps: NewAppsMode) -> String {
+        if app.isOptedOut {
+            switch app.optedOutBy {
+            case .app: return "opted out by the app"
+            case .user: return "opted out by you"
+            case nil: return "opted out"
+            }
+        }
+        if app.isAllowed { return "allowed" }
+        switch newApps {
+        case .record: return "yes"
+        case .ask: return "asks first"
+        case .ignore: return "no"
         }
     }
 
@@ -44,6 +51,7 @@ enum AppsOutput {
             object.add("app_icon", app.appIcon)
             object.add("opted_out", JSONValue.bool(app.isOptedOut))
             object.add("opted_out_by", app.optedOutBy?.rawValue)
+            object.add("allowed", JSONValue.bool(app.isAllowed))
             object.add("listens", Int64(app.listens))
             object.add("last_seen", app.lastSeen.map(RecentOutput.microsecondsSinceEpoch))
             object.add("last_seen_iso", app.lastSeen.map { UTC().civilTime(at: $0).utcISO8601Text })

@@ -1,9 +1,9 @@
 import MediaDonationClient
 
-/// `broker-ctl opt-in APP`: withdraw the person's opt-out of an app.
+/// `broker-ctl opt-in APP`: allow an app, withdrawing the person's opt-out of it.
 struct OptInCommand: Subcommand, Equatable {
     static let name = "opt-in"
-    static let summary = "Record an app again after 'opt-out'."
+    static let summary = "Allow an app: record it, after 'opt-out' or whatever 'new-apps' says."
 
     static let options: [OptionSpec] = []
     static let arguments = [
@@ -11,8 +11,9 @@ struct OptInCommand: Subcommand, Equatable {
     ]
 
     static let discussion = """
-        Withdraws your opt-out: the app is recorded again and its kept listens are shown again. An
-        app that opted itself out stays out until it opts back in.
+        Allows the app: any opt-out of it is withdrawn, and it is recorded (and its kept listens are
+        shown again) whatever 'broker-ctl new-apps' says. An app that opted itself out stays out
+        until it opts back in.
 
         Example:
           broker-ctl opt-in spotify
@@ -37,7 +38,7 @@ struct OptInCommand: Subcommand, Equatable {
             environment.standardOutput.write(
                 "Withdrew your opt-out of \(appID), but the app has opted itself out: it stays unrecorded until it opts back in.\n")
         } else {
-            environment.standardOutput.write("Opted in \(appID): it is recorded and shown again.\n")
+            environment.standardOutput.write("Allowed \(appID): it is recorded and shown.\n")
         }
     }
 }
