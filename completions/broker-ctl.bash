@@ -28,8 +28,8 @@ pause --until=TIME --json [DURATION]
 resume --json
 apps --json --ids
 new-apps --json [record|ask|ignore]
-opt-out --purge --yes APP
-opt-in APP
+opt-out --site=SITE --purge --yes [APP]
+opt-in --site=SITE [APP]
 readers --json --ids
 allow APP
 deny APP

@@ -23,6 +23,25 @@ public enum AssetContract {
 
     /// What a refusal by ``isAppID(_:)`` says.
     public static let appIDRule = "an app id is 1–255 of the characters A–Z, a–z, 0–9, '.', '_' and '-', not starting with '.'"
+    /// The one rule for a site (a web page's host, issue 34), wherever it comes from (a browser's
+    /// `xesam:url`, a method's argument, the command line, the stored settings): `text` lowercased,
+    /// without a leading `www.` or a trailing dot; `nil` unless it is a host name — letters, digits,
+    /// `-` and `.`, or an IP literal's `:`, `[`, `]` — of at most 253 bytes. So a site never holds
+    /// a space, a `,`, a line break or a `LIKE` wildcard.
+    public static func site(normalizing text: some StringProtocol) -> String? {
+        var host = text.lowercased()
+        while host.hasSuffix(".") { host.removeLast() }
+        if host.hasPrefix("www."), host.count > 4 { host.removeFirst(4) }
+        guard !host.isEmpty, host.utf8.count <= 253, !host.hasPrefix("."), !host.contains(".."),
+              host.utf8.allSatisfy({ byte in
+                  (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                      || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: ":")
+                      || byte == UInt8(ascii: "[") || byte == UInt8(ascii: "]")
+              })
+        else { return nil }
+        return host
+    }
+
     /// Most artists one asset carries.
     public static let maximumArtists = 64
 
@@ -41,6 +60,7 @@ public enum AssetContract {
         AssetKeySpec(.kind, .kind, donate: .optional, "`music`, `podcast`, `audiobook` or `video`, when the metadata tells it"),
         AssetKeySpec(.length, .duration, donate: .optional, "the track's length, when the player told it"),
         AssetKeySpec(.listened, .duration, donate: .optional, "time actually heard: time in `Playing` × `Rate`; seeking adds nothing"),
+        AssetKeySpec(.site, .text, donate: .refused, "for a listen in a web browser, the site of the page it played on: the host the browser told in `xesam:url`, lowercased, without `www.`; never the page's path or query (version 7)"),
         AssetKeySpec(.source, .text, donate: .refused, "`mpris` or `donation`"),
         AssetKeySpec(.started, .instant, donate: .optional, "when the listen began — GenericMedia's date"),
         AssetKeySpec(.summary, .text, donate: .refused, "one line ready to display: \"Teardrop — Massive Attack · Mezzanine\""),
@@ -70,7 +90,7 @@ public enum AssetContract {
 /// An asset key of the contract.
 public enum AssetKey: String, CaseIterable, Sendable, Hashable {
     case album, appIcon = "app_icon", appID = "app_id", appName = "app_name", artist, artists, artwork
-    case artworkURL = "artwork_url", ended, id, kind, length, listened, source, started, summary, title
+    case artworkURL = "artwork_url", ended, id, kind, length, listened, site, source, started, summary, title
 }
 
 /// One key's line of the contract.

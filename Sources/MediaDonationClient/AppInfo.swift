@@ -21,19 +21,23 @@ public struct AppInfo: Sendable, Hashable, Identifiable {
     /// Whether the person allowed the app: recorded whatever ``NewAppsMode`` says (interface
     /// version 7; `false` from an older broker).
     public var isAllowed: Bool
+    /// For a web browser, the sites its kept listens played on, sorted (interface version 7).
+    public var sites: [String]
     /// How many assets of this app the history holds.
     public var listens: Int
     /// When the app was last heard (its newest asset's start), if ever.
     public var lastSeen: Date?
 
     public init(appID: String, appName: String? = nil, appIcon: String? = nil, isOptedOut: Bool = false,
-                optedOutBy: OptedOutBy? = nil, isAllowed: Bool = false, listens: Int = 0, lastSeen: Date? = nil) {
+                optedOutBy: OptedOutBy? = nil, isAllowed: Bool = false, sites: [String] = [], listens: Int = 0,
+                lastSeen: Date? = nil) {
         self.appID = appID
         self.appName = appName
         self.appIcon = appIcon
         self.isOptedOut = isOptedOut
         self.optedOutBy = optedOutBy
         self.isAllowed = isAllowed
+        self.sites = sites
         self.listens = listens
         self.lastSeen = lastSeen
     }

@@ -38,7 +38,7 @@ extension GenericMedia {
             listened: micros(.listened).map { Duration.microseconds($0) },
             length: micros(.length).map { Duration.microseconds($0) },
             kind: text(.kind).map(Kind.init(rawValue:)), source: text(.source).map(Source.init(rawValue:)),
-            artwork: text(.artwork), artworkURL: text(.artworkURL), summary: text(.summary), otherFields: others)
+            artwork: text(.artwork), artworkURL: text(.artworkURL), site: text(.site), summary: text(.summary), otherFields: others)
     }
 
     /// The most unknown keys one asset keeps: a broker sends a few; a hostile peer cannot make an

@@ -47,6 +47,9 @@ public struct GenericMedia: Sendable, Hashable, Identifiable {
     public var artwork: String?
     /// The player's `http(s)` art URL, when it gave one; the broker never fetches it.
     public var artworkURL: String?
+    /// For a listen in a web browser, the site of the page: its host, without path or query
+    /// (interface version 7).
+    public var site: String?
     /// One line ready to display: "Teardrop — Massive Attack · Mezzanine".
     public var summary: String?
     /// Keys this client does not know, as the broker sent them: a newer broker never breaks an
@@ -69,7 +72,7 @@ public struct GenericMedia: Sendable, Hashable, Identifiable {
         album: String? = nil, appID: String? = nil, appName: String? = nil, appIcon: String? = nil,
         date: Date, ended: Date? = nil, listened: Duration? = nil, length: Duration? = nil,
         kind: Kind? = nil, source: Source? = nil, artwork: String? = nil, artworkURL: String? = nil,
-        summary: String? = nil, otherFields: [String: OtherField] = [:]
+        site: String? = nil, summary: String? = nil, otherFields: [String: OtherField] = [:]
     ) {
         self.id = id
         self.title = title
@@ -87,6 +90,7 @@ public struct GenericMedia: Sendable, Hashable, Identifiable {
         self.source = source
         self.artwork = artwork
         self.artworkURL = artworkURL
+        self.site = site
         self.summary = summary
         self.otherFields = otherFields
     }

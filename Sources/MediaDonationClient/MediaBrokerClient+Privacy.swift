@@ -55,6 +55,18 @@ extension MediaBrokerClient {
         return value
     }
 
+    /// The person keeps `site` (a host such as `youtube.com`) out of the history in every web
+    /// browser, or lets it in again. Interface version 7.
+    public func setSiteOptedOut(_ site: String, _ optedOut: Bool) async throws(MediaBrokerError) {
+        _ = try await call("SetSiteOptedOut", [.string(site), .boolean(optedOut)])
+    }
+
+    /// The sites kept out of the history in web browsers. Interface version 7.
+    public func optedOutSites() async throws(MediaBrokerError) -> [String] {
+        guard let value = try? await property("OptedOutSites").strings() else { throw Self.unexpected("OptedOutSites") }
+        return value
+    }
+
     /// What becomes of an app the person has neither allowed nor opted out. Interface version 7.
     public func newApps() async throws(MediaBrokerError) -> NewAppsMode {
         guard let value = try? await property("NewApps").string(), let mode = NewAppsMode(rawValue: value) else {
@@ -86,6 +98,7 @@ extension MediaBrokerClient {
                 isOptedOut: (try? fields["opted_out"]?.boolean()) ?? false,
                 optedOutBy: (try? fields["opted_out_by"]?.string()).flatMap(AppInfo.OptedOutBy.init(rawValue:)),
                 isAllowed: (try? fields["allowed"]?.boolean()) ?? false,
+                sites: (try? fields["sites"]?.strings()) ?? [],
                 listens: (try? fields["listens"]?.integer(as: Int.self)) ?? 0,
                 lastSeen: (try? fields["last_seen"]?.integer(as: Int64.self)).map(Date.init(microsecondsSinceEpoch:)))
         }
@@ -96,6 +109,7 @@ extension MediaBrokerClient {
         var filter: [String: DBusValue] = [:]
         switch scope {
         case .app(let id): filter["app_id"] = .string(id)
+        case .site(let site): filter["site"] = .string(site)
         case .range(let since, let until):
             if let since { filter["since"] = .int64(since.microsecondsSinceEpoch) }
             if let until { filter["until"] = .int64(until.microsecondsSinceEpoch) }

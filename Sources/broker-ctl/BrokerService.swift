@@ -53,6 +53,8 @@ protocol BrokerService: Sendable {
     func setAppOptedOut(_ appID: String, _ optedOut: Bool) async throws(MediaBrokerError)
     /// Every app seen or registered, with its opt-out state.
     func apps() async throws(MediaBrokerError) -> [AppInfo]
+    /// The person keeps a site out of the history in every web browser, or lets it in (broker version 7).
+    func setSiteOptedOut(_ site: String, _ optedOut: Bool) async throws(MediaBrokerError)
     /// What becomes of an app the person has not decided about (broker version 7).
     func newApps() async throws(MediaBrokerError) -> NewAppsMode
     func setNewApps(_ mode: NewAppsMode) async throws(MediaBrokerError)

@@ -58,6 +58,7 @@ final class FakeBroker: BrokerService {
         case pause(Duration?, Date?)
         case resume
         case setNewApps(NewAppsMode)
+        case setSiteOptedOut(String, Bool)
     }
 
     let media: Result<[GenericMedia], MediaBrokerError>
@@ -208,6 +209,11 @@ final class FakeBroker: BrokerService {
     func apps() async throws(MediaBrokerError) -> [AppInfo] {
         try check("apps")
         return appList
+    }
+
+    func setSiteOptedOut(_ site: String, _ optedOut: Bool) async throws(MediaBrokerError) {
+        try check("setSiteOptedOut")
+        record(.setSiteOptedOut(site, optedOut))
     }
 
     func newApps() async throws(MediaBrokerError) -> NewAppsMode {

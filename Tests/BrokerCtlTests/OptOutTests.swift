@@ -5,20 +5,36 @@ import Testing
 
 @Suite struct OptOutTests {
     @Test func parsesOptOutAndOptIn() throws {
-        #expect(try parse(["opt-out", "spotify"], as: OptOutCommand.self) == OptOutCommand(appID: "spotify"))
+        #expect(try parse(["opt-out", "spotify"], as: OptOutCommand.self) == OptOutCommand(.app("spotify")))
         #expect(
             try parse(["opt-out", "--purge", "spotify", "--yes"], as: OptOutCommand.self)
-                == OptOutCommand(appID: "spotify", purges: true, assumeYes: true))
-        #expect(try parse(["opt-in", "spotify"], as: OptInCommand.self) == OptInCommand(appID: "spotify"))
+                == OptOutCommand(.app("spotify"), purges: true, assumeYes: true))
+        #expect(try parse(["opt-in", "spotify"], as: OptInCommand.self) == OptInCommand(.app("spotify")))
+        #expect(try parse(["opt-out", "--site", "WWW.YouTube.com."], as: OptOutCommand.self) == OptOutCommand(.site("youtube.com")))
+        #expect(try parse(["opt-in", "--site=bandcamp.com"], as: OptInCommand.self) == OptInCommand(.site("bandcamp.com")))
+    }
+
+    @Test func aSiteOptOutKeepsItOutOfEveryBrowserAndPurgeDeletesItsListens() async {
+        let broker = FakeBroker(purgeCount: 3)
+        let out = await runBrokerCtl(["opt-out", "--site", "youtube.com"], broker: broker)
+        #expect(out.standardOutput.hasPrefix("Opted out youtube.com: nothing played on it in a web browser is recorded any more."))
+        let purged = await runBrokerCtl(["opt-out", "--site", "youtube.com", "--purge", "--yes"], broker: broker)
+        #expect(purged.standardOutput == "Opted out youtube.com and deleted 3 listens.\n")
+        let back = await runBrokerCtl(["opt-in", "--site", "youtube.com"], broker: broker)
+        #expect(back.standardOutput == "Opted in youtube.com: what web browsers play on it is recorded again.\n")
+        #expect(broker.changes == [.setSiteOptedOut("youtube.com", true), .setSiteOptedOut("youtube.com", true), .purge(.site("youtube.com")),
+                                   .setSiteOptedOut("youtube.com", false)])
     }
 
     @Test(arguments: [
-        (["opt-out"], "missing APP", "opt-out"),
+        (["opt-out"], "give an app id, such as mpv, or --site SITE", "opt-out"),
+        (["opt-out", "mpv", "--site", "a.com"], "give an app id or --site, not both", "opt-out"),
+        (["opt-out", "--site", "a b"], "'a b' is no site: give a host name, like youtube.com", "opt-out"),
         (["opt-out", ""], "APP needs an app id, such as mpv", "opt-out"),
         (["opt-out", "a", "b"], "unexpected argument 'b'", "opt-out"),
         (["opt-out", "a", "--yes"], "--yes only applies with --purge", "opt-out"),
         (["opt-out", "a", "--all"], "unknown option '--all'", "opt-out"),
-        (["opt-in"], "missing APP", "opt-in"),
+        (["opt-in"], "give an app id, such as mpv, or --site SITE", "opt-in"),
         (["opt-in", "a", "--purge"], "unknown option '--purge'", "opt-in"),
     ] as [([String], String, String)])
     func mistakesAreUsageErrors(_ words: [String], message: String, subcommand: String) {
@@ -61,7 +77,7 @@ import Testing
         let run = await runBrokerCtl(["opt-out", "mpv", "--purge"], broker: broker)
         #expect(run.exitCode == 64)
         #expect(run.standardError.hasPrefix("Error: standard input is not a terminal, so nobody can confirm; pass --yes"))
-        #expect(run.standardError.contains("Usage: broker-ctl opt-out APP [--purge [--yes]]\n"))
+        #expect(run.standardError.contains("Usage: broker-ctl opt-out (APP | --site SITE) [--purge [--yes]]\n"))
         #expect(broker.changes.isEmpty)
     }
 

@@ -19,7 +19,8 @@ struct AssetFieldsTests {
             map["artist"] = .string(asset.artists.joined(separator: ", "))
         }
         for (key, text) in [("album", asset.album), ("app_name", asset.appName), ("app_icon", asset.appIcon),
-                            ("kind", asset.kind?.rawValue), ("artwork", asset.artwork), ("artwork_url", asset.artworkURL)] {
+                            ("kind", asset.kind?.rawValue), ("artwork", asset.artwork), ("artwork_url", asset.artworkURL),
+                            ("site", asset.site)] {
             if let text, !text.isEmpty { map[key] = .string(text) }
         }
         if let length = asset.length { map["length"] = .int64(length) }
@@ -31,6 +32,7 @@ struct AssetFieldsTests {
         asset.id = 42
         asset.artwork = "/data/media-broker/artwork/" + String(repeating: "a", count: 64) + ".png"
         asset.artworkURL = "https://example.com/cover.jpg"
+        asset.site = "example.com"
         #expect(asset.fields == Self.contract(asset))
         guard case .dictionary(_, _, let entries) = asset.fields else { Issue.record("not a dictionary"); return }
         #expect(entries.count == AssetKey.allCases.count)

@@ -32,12 +32,15 @@ package struct MediaAsset: Sendable, Hashable {
     package var artwork: String?
     /// The player's `http(s)` art URL, kept and never fetched.
     package var artworkURL: String?
+    /// For a listen in a web browser, the site of the page (``BrowserSites``).
+    package var site: String?
 
     package init(
         id: Int64? = nil, title: String, artists: [String] = [], album: String? = nil,
         appID: String, appName: String? = nil, appIcon: String? = nil,
         started: Microseconds, ended: Microseconds, listened: Microseconds,
-        length: Microseconds? = nil, kind: Kind? = nil, source: Source, artwork: String? = nil, artworkURL: String? = nil
+        length: Microseconds? = nil, kind: Kind? = nil, source: Source, artwork: String? = nil, artworkURL: String? = nil,
+        site: String? = nil
     ) {
         self.id = id
         self.title = title
@@ -54,6 +57,7 @@ package struct MediaAsset: Sendable, Hashable {
         self.source = source
         self.artwork = artwork
         self.artworkURL = artworkURL
+        self.site = site
     }
 
     /// All artists joined with `", "`, as the contract's `artist` key.

@@ -49,7 +49,8 @@ package struct ListenRecorder {
         othersPlaying: () -> [TwinRule.Playing]
     ) -> StoreWork? {
         let key = effect.listen.storeKey(player: source.uniqueName)
-        let allowed = settingsThen.allSatisfy { $0.allows(source.appID) } && privacy.allows(source.appID)
+        let site = Self.site(of: effect.listen, from: source)
+        let allowed = settingsThen.allSatisfy { $0.allows(source.appID, site: site) } && privacy.allows(source.appID, site: site)
         switch effect {
         case .opened(let listen), .checkpoint(let listen):
             guard !suppressed.contains(key) else { return nil }
@@ -75,7 +76,13 @@ package struct ListenRecorder {
     private func asset(_ listen: Listen, _ source: Source) -> MediaAsset? {
         var asset = listen.asset(appID: source.appID, appName: source.appName, appIcon: source.appIcon)
         if let url = listen.metadata.artURL { asset?.artwork = source.artworkFiles[url] }
+        asset?.site = Self.site(of: listen, from: source)
         return asset
+    }
+
+    /// The site a listen played on: only a browser's listens have one.
+    static func site(of listen: Listen, from source: Source) -> String? {
+        BrowserSites.isBrowser(source.appID) ? BrowserSites.site(ofPage: listen.metadata.url) : nil
     }
 
     /// Forgets that the listen `key` was suppressed; whether it was. An empty set is not asked:

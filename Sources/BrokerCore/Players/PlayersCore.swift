@@ -239,7 +239,8 @@ package final class PlayersCore {
             fired(timer)
         case .privacyChanged(let settings):
             recorder.privacy = settings
-            for player in players.values where !settings.allows(player.appID) && !settings.awaitsAnswer(about: player.appID) {
+            for player in players.values where (!settings.allows(player.appID) && !settings.awaitsAnswer(about: player.appID))
+                || settings.isOptedOut(site: site(ofPlayer: player)) {
                 tell(player, .discard)
             }
             writeOrDropSettledListens()
@@ -262,8 +263,18 @@ package final class PlayersCore {
 
     package func nowPlaying() -> [MediaAsset] {
         let now = clocks.wall()
-        return players.values.compactMap { player in player.listening.current(at: now).flatMap { asset($0, of: player) } }
+        return players.values.compactMap { player in
+            var playing = player.listening.current(at: now).flatMap { asset($0, of: player) }
+            playing?.site = site(ofPlayer: player)
+            return playing
+        }
             .sorted { $0.started > $1.started }
+    }
+
+    /// The site of what a browser plays now (``BrowserSites``); `nil` for any other player.
+    func site(ofPlayer player: FollowedPlayer) -> String? {
+        guard BrowserSites.isBrowser(player.appID) else { return nil }
+        return BrowserSites.site(ofPage: player.listening.metadata?.url)
     }
 
     /// The new apps asked about in this run: those waiting for an answer and those left unanswered.

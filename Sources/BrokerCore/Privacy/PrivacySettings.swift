@@ -39,13 +39,15 @@ package struct PrivacySettings: Sendable, Equatable {
     /// Apps the person allowed (`SetAppOptedOut(…, false)`, *Record* in a question): recorded
     /// whatever ``newApps`` says, until opted out.
     package var allowedApps: Set<String> = []
+    /// Sites the person keeps out of the history, whatever browser plays them (``BrowserSites``).
+    package var optedOutSites: Set<String> = []
 
     /// ``pausedUntil`` of a pause that lasts until the person resumes.
     package static let untilResumed = Microseconds.max
 
     package init(mediaEnabled: Bool = true, retentionDays: UInt32 = PrivacySettings.defaultRetentionDays, optOuts: [String: OptOutSource] = [:],
                 readers: [String: ReaderGrant] = [:], pausedUntil: Microseconds? = nil, newApps: NewApps = .record,
-                allowedApps: Set<String> = []) {
+                allowedApps: Set<String> = [], optedOutSites: Set<String> = []) {
         self.mediaEnabled = mediaEnabled
         self.retentionDays = retentionDays
         self.optOuts = optOuts
@@ -53,6 +55,7 @@ package struct PrivacySettings: Sendable, Equatable {
         self.pausedUntil = pausedUntil
         self.newApps = newApps
         self.allowedApps = allowedApps
+        self.optedOutSites = optedOutSites
     }
 
     /// Whether the sandboxed app `appID` may read the history now.
@@ -62,6 +65,18 @@ package struct PrivacySettings: Sendable, Equatable {
     /// recording is paused, never for an opted-out app, and for an app the person has not decided
     /// about only when new apps are recorded.
     package func allows(_ appID: String) -> Bool { mediaEnabled && pausedUntil == nil && recordsApp(appID) }
+
+    /// Whether a listen of `appID` on the page of `site` may be recorded or shown now: as
+    /// ``allows(_:)`` says, and never on an opted-out site.
+    package func allows(_ appID: String, site: String?) -> Bool {
+        allows(appID) && !isOptedOut(site: site)
+    }
+
+    /// Whether `site` falls under a site the person opted out.
+    package func isOptedOut(site: String?) -> Bool {
+        guard let site, !optedOutSites.isEmpty else { return false }
+        return optedOutSites.contains { BrowserSites.site(site, fallsUnder: $0) }
+    }
 
     /// Whether `appID` is recorded when recording is on: not opted out, and allowed or new apps recorded.
     package func recordsApp(_ appID: String) -> Bool {
@@ -121,6 +136,7 @@ package struct PrivacySettings: Sendable, Equatable {
         // Likewise written only when not the default.
         if newApps != .record { lines.append("new_apps=\(newApps.rawValue)") }
         for app in allowedApps.sorted() where AssetContract.isAppID(app) { lines.append("allow=\(app)") }
+        for site in optedOutSites.sorted() where BrowserSites.normalized(site) == site { lines.append("opt_out_site=\(site)") }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -179,6 +195,11 @@ package struct PrivacySettings: Sendable, Equatable {
                     throw DecodingError(line: number, reason: "new_apps must be record, ask or ignore")
                 }
                 newApps = mode
+            case "opt_out_site":
+                guard let site = BrowserSites.normalized(String(value)), site == value else {
+                    throw DecodingError(line: number, reason: "opt_out_site must be a host name, like example.com")
+                }
+                optedOutSites.insert(site)
             case "allow":
                 let app = String(value)
                 guard AssetContract.isAppID(app) else { throw DecodingError(line: number, reason: "allow: \(AssetContract.appIDRule)") }
@@ -204,6 +225,6 @@ extension PrivacySettings {
     /// app, and only assets within the contract's bounds.
     package func shown(_ playing: [MediaAsset]) -> [MediaAsset] {
         guard mediaEnabled else { return [] }
-        return playing.filter { allows($0.appID) }.compactMap(\.bounded)
+        return playing.filter { allows($0.appID, site: $0.site) }.compactMap(\.bounded)
     }
 }

@@ -20,6 +20,7 @@ package struct SettingsChange {
         if after.pausedUntil != before.pausedUntil { changed.append("PausedUntil") }
         if after.newApps != before.newApps { changed.append("NewApps") }
         if after.allowedApps != before.allowedApps { changed.append("AllowedApps") }
+        if after.optedOutSites != before.optedOutSites { changed.append("OptedOutSites") }
         return changed
     }
 
@@ -29,7 +30,7 @@ package struct SettingsChange {
     package var logLine: String {
         let allowed = after.readers.values.filter { $0.access == .allowed }.count
         return "settings changed: media \(after.mediaEnabled ? "on" : "off"), retention \(after.retentionDays) days, "
-            + "\(after.optOuts.count) apps opted out, \(after.allowedApps.count) allowed, new apps \(after.newApps.rawValue), "
+            + "\(after.optOuts.count) apps opted out, \(after.allowedApps.count) allowed, \(after.optedOutSites.count) sites opted out, new apps \(after.newApps.rawValue), "
             + "\(allowed) sandboxed apps allowed to read"
             + (after.pausedUntil.map { $0 == PrivacySettings.untilResumed ? ", paused until resumed" : ", paused until \($0) µs" } ?? "")
     }

@@ -18,6 +18,7 @@ enum AppsList {
             if let icon = summary.appIcon { fields["app_icon"] = .string(icon) }
             fields["listens"] = .uint32(UInt32(clamping: summary.listens))
             fields["last_seen"] = .int64(summary.lastSeen)
+            if !summary.sites.isEmpty { fields["sites"] = .strings(summary.sites) }
             byID[summary.appID] = fields
         }
         for player in playing where player.appID.utf8.count <= BrokerContract.maximumAppIDLength {

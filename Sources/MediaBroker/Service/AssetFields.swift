@@ -38,6 +38,7 @@ extension MediaAsset {
             case .artists: if !artists.isEmpty { sink.add(key, texts: artists) }
             case .artwork: text(key, artwork)
             case .artworkURL: text(key, artworkURL)
+            case .site: text(key, site)
             case .ended: integer(key, ended)
             case .id: integer(key, id)
             case .kind: text(key, kind?.rawValue)

@@ -109,7 +109,7 @@ enum BrokerInterfaceDocs {
         "Apps": Doc(
             "Every app seen (in the history, on the bus now, or asked about in this run), opted out or allowed.",
             arguments: [
-                "apps": "Each app is an a{sv}: app_id (s); app_name (s); app_icon (s, when one resolves); opted_out (b); opted_out_by (s: user or app, when opted out); allowed (b, version 7: the person allowed it, so it is recorded whatever NewApps says); listens (u); last_seen (x, the start of its newest asset).",
+                "apps": "Each app is an a{sv}: app_id (s); app_name (s); app_icon (s, when one resolves); opted_out (b); opted_out_by (s: user or app, when opted out); allowed (b, version 7: the person allowed it, so it is recorded whatever NewApps says); sites (as, version 7: for a web browser, the sites its kept listens played on); listens (u); last_seen (x, the start of its newest asset).",
             ]),
         "SetAppOptedOut": Doc(
             "The person's opt-out of one app, for every instance: from now on nothing of it is recorded (a listen in progress is discarded) and its past assets are not returned. Answers once the change is on disk.",
@@ -117,12 +117,19 @@ enum BrokerInterfaceDocs {
                 "app_id": "The app; empty or longer than 255 bytes is InvalidArgs.",
                 "opted_out": "true to opt the app out (and take back allowing it); false clears the opt-out, whoever made it, and allows the app (version 7).",
             ]),
+        "SetSiteOptedOut": Doc(
+            "The person keeps a site out of the history in every web browser, or lets it in again: from now on a listen on the site (or a subdomain) is not recorded, and one playing now is discarded. Listens kept from it stay until purged (Purge with site). Answers once the change is on disk.",
+            since: 7,
+            arguments: [
+                "site": "A host name such as youtube.com (lowercased; a leading www. is dropped); anything else is InvalidArgs.",
+                "opted_out": "true to keep the site out; false to let it in again.",
+            ]),
         "OptOut": Doc("A player opts its own app out: the caller must own an org.mpris.MediaPlayer2 name (Error.NotAPlayer otherwise); the app is the one the broker derived from that player."),
         "OptIn": Doc("A player withdraws its own app's opt-out; never the person's (Error.OptedOutByUser)."),
         "Purge": Doc(
             "Deletes assets for good, overwriting them in the file; MediaRemoved announces their ids.",
             arguments: [
-                "filter": "Exactly one scope: app_id (s); or since (x, inclusive) and/or until (x, exclusive); or all (b) true. An empty filter, two scopes, an unknown key or a bad value is InvalidArgs.",
+                "filter": "Exactly one scope: app_id (s); or site (s, version 7: every listen on that site in a browser, and on its subdomains); or since (x, inclusive) and/or until (x, exclusive); or all (b) true. An empty filter, two scopes, an unknown key or a bad value is InvalidArgs.",
                 "removed": "How many assets were deleted.",
             ]),
         "Donate": Doc(
@@ -180,6 +187,7 @@ enum BrokerInterfaceDocs {
         "RetentionDays": Doc("Assets older than this many days are deleted automatically: 0 keeps everything, at most 10000, default 90."),
         "PausedUntil": Doc("When the pause in force ends: 0 when recording is not paused, 9223372036854775807 when it lasts until Resume.", since: 6),
         "NewApps": Doc("What becomes of an app the person has neither allowed nor opted out: record (at once, the default), ask (its listens are held in memory while one notification asks the person; the answer allows the app or opts it out), or ignore (only allowed apps are recorded). Leaving record, the apps in the history count as allowed. Set answers once the change is on disk.", since: 7),
+        "OptedOutSites": Doc("The sites the person keeps out of the history in web browsers, sorted: a listen on such a site, or on one of its subdomains, is not recorded. A change is signalled as invalidated, without the list: Get it again.", since: 7),
         "AllowedApps": Doc("The app ids the person allowed, sorted: recorded whatever NewApps says. A change is signalled as invalidated, without the list: Get it again.", since: 7),
     ]
 

@@ -65,6 +65,9 @@ enum BrokerObject {
                 ExportedMethod("SetAppOptedOut", inputs: [Argument("app_id", .string), Argument("opted_out", .boolean)]) { call in
                     parts.keeper.setAppOptedOut(call)
                 },
+                ExportedMethod("SetSiteOptedOut", inputs: [Argument("site", .string), Argument("opted_out", .boolean)]) { call in
+                    parts.keeper.setSiteOptedOut(call)
+                },
                 ExportedMethod("OptOut") { call in parts.keeper.playerOpt(call, out: true) },
                 ExportedMethod("OptIn") { call in parts.keeper.playerOpt(call, out: false) },
                 ExportedMethod("Purge", inputs: [Argument("filter", .vardict)], outputs: [Argument("removed", .uint64)]) { call in
@@ -105,6 +108,8 @@ enum BrokerObject {
                                  setLater: { value, done in parts.keeper.setNewApps(value, done: done) }),
                 ExportedProperty("AllowedApps", signature: "as", changeSignal: .invalidates,
                                  get: { .strings(parts.settings.value.allowedApps.sorted()) }),
+                ExportedProperty("OptedOutSites", signature: "as", changeSignal: .invalidates,
+                                 get: { .strings(parts.settings.value.optedOutSites.sorted()) }),
             ],
             signals: [
                 ExportedSignal("MediaAdded", arguments: [Argument("asset", .vardict, annotations: assetKeys)]),

@@ -10,7 +10,7 @@ enum AssetColumns {
     /// The columns in bind/read order, without `id`.
     static let names = [
         "started", "ended", "listened", "length", "title", "artists", "album",
-        "app_id", "app_name", "app_icon", "kind", "source", "artwork", "artwork_url",
+        "app_id", "app_name", "app_icon", "kind", "source", "artwork", "artwork_url", "site",
     ]
     static let list = names.joined(separator: ", ")
     /// The `VALUES` expressions for `names`, one parameter each: `artwork` is stored only when the
@@ -35,6 +35,7 @@ enum AssetColumns {
         try statement.bind(asset.source.rawValue, at: first + 11)
         try statement.bind(asset.artwork.flatMap(ArtworkFolder.fileName(of:)), at: first + 12)
         try statement.bind(nonEmpty(asset.artworkURL), at: first + 13)
+        try statement.bind(nonEmpty(asset.site), at: first + 14)
     }
 
     /// `SELECT` list for a stored asset: `id` then the asset columns, as `Decoder.readStored` expects.
@@ -83,7 +84,8 @@ enum AssetColumns {
                 kind: kind.map(MediaAsset.Kind.init(rawValue:)),
                 source: MediaAsset.Source(rawValue: source),
                 artwork: artworkFolder.flatMap { folder in nonEmpty(statement.text(at: first + 12)).map { folder + "/" + $0 } },
-                artworkURL: nonEmpty(statement.text(at: first + 13)))
+                artworkURL: nonEmpty(statement.text(at: first + 13)),
+                site: nonEmpty(statement.text(at: first + 14)))
         }
 
         /// Reads a row selected with `storedList`.

@@ -67,7 +67,9 @@ extension HistoryDatabase {
         let query = """
             SELECT s.app_id, s.listens, s.last_seen,
                 (SELECT app_name FROM assets a WHERE a.app_id = s.app_id ORDER BY started DESC, id DESC LIMIT 1),
-                (SELECT app_icon FROM assets a WHERE a.app_id = s.app_id ORDER BY started DESC, id DESC LIMIT 1)
+                (SELECT app_icon FROM assets a WHERE a.app_id = s.app_id ORDER BY started DESC, id DESC LIMIT 1),
+                (SELECT group_concat(site, ' ') FROM (SELECT DISTINCT site FROM assets a
+                    WHERE a.app_id = s.app_id AND site IS NOT NULL ORDER BY site))
             FROM (SELECT app_id, count(*) AS listens, max(started) AS last_seen FROM assets GROUP BY app_id) s
             ORDER BY s.last_seen DESC, s.app_id
             """
@@ -77,7 +79,9 @@ extension HistoryDatabase {
                     AppSummary(
                         appID: try row.requiredText(at: 0, column: "app_id"),
                         appName: row.text(at: 3), appIcon: row.text(at: 4),
-                        listens: Int(row.int64(at: 1)), lastSeen: row.int64(at: 2))
+                        listens: Int(row.int64(at: 1)), lastSeen: row.int64(at: 2),
+                        // A site holds no space (`BrowserSites.normalized`).
+                        sites: (row.text(at: 5) ?? "").split(separator: " ").map(String.init))
                 }
             }
         }

@@ -54,6 +54,9 @@ extension HistoryDatabase {
         switch scope {
         case .app(let appID):
             return ("SELECT id FROM assets WHERE app_id = ? ORDER BY started, id", [.text(appID)])
+        case .site(let site):
+            // A site holds no LIKE wildcard ('%', '_'): `BrowserSites.normalized` lets none through.
+            return ("SELECT id FROM assets WHERE site = ? OR site LIKE ? ORDER BY started, id", [.text(site), .text("%." + site)])
         case .all:
             return ("SELECT id FROM assets ORDER BY started, id", [])
         case .range(let since, let until):

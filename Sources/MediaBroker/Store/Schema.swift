@@ -79,6 +79,12 @@ enum Schema {
             DROP INDEX assets_by_started;
             CREATE INDEX assets_by_started ON assets(started DESC, id DESC, ended);
             """),
+        Migration(version: 4, sql: """
+            -- Sites in browsers (issue 34): the host of the page a browser played a listen on.
+            ALTER TABLE assets ADD COLUMN site TEXT;
+            ALTER TABLE open_listens ADD COLUMN site TEXT;
+            CREATE INDEX assets_by_site ON assets(site) WHERE site IS NOT NULL;
+            """),
     ]
 
     /// The newest version this code can read and write.

@@ -1,36 +1,44 @@
 import MediaDonationClient
 
-/// `broker-ctl opt-in APP`: allow an app, withdrawing the person's opt-out of it.
+/// `broker-ctl opt-in APP` or `--site SITE`: allow an app, withdrawing the person's opt-out of it,
+/// or let a site in browsers in again.
 struct OptInCommand: Subcommand, Equatable {
     static let name = "opt-in"
-    static let summary = "Allow an app: record it, after 'opt-out' or whatever 'new-apps' says."
+    static let summary = "Allow an app: record it, after 'opt-out' or whatever 'new-apps' says; or let a site in again."
 
-    static let options: [OptionSpec] = []
+    static let options = [OptOutCommand.Option.site]
     static let arguments = [
-        ArgumentSpec(name: "APP", isOptional: false, help: "The app's id, as 'broker-ctl apps' lists it.")
+        ArgumentSpec(name: "APP", isOptional: true, help: "The app's id, as 'broker-ctl apps' lists it (or give --site).")
     ]
+    static let usage = "broker-ctl opt-in (APP | --site SITE)"
 
     static let discussion = """
         Allows the app: any opt-out of it is withdrawn, and it is recorded (and its kept listens are
         shown again) whatever 'broker-ctl new-apps' says. An app that opted itself out stays out
-        until it opts back in.
+        until it opts back in. With --site, listens on that site in web browsers are recorded again.
 
-        Example:
+        Examples:
           broker-ctl opt-in spotify
+          broker-ctl opt-in --site youtube.com
         """
 
-    var appID: String
+    var target: OptOutCommand.Target
 
-    init(appID: String) {
-        self.appID = appID
+    init(_ target: OptOutCommand.Target) {
+        self.target = target
     }
 
     init(parsing arguments: ParsedArguments, context: ParseContext) throws(UsageError) {
-        appID = try OptOutCommand.appArgument(arguments)
+        target = try OptOutCommand.target(arguments)
     }
 
     func run(in environment: RunEnvironment) async throws {
         let broker = try environment.connectToBroker()
+        guard case .app(let appID) = target else {
+            guard case .site(let site) = target else { return }
+            try await broker.setSiteOptedOut(site, false)
+            return environment.standardOutput.write("Opted in \(site): what web browsers play on it is recorded again.\n")
+        }
         try await broker.setAppOptedOut(appID, false)
         // Only the app can withdraw its own opt-out: say so rather than claim it is recorded.
         let app = try await broker.apps().first { $0.appID == appID }

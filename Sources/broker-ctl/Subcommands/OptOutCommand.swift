@@ -1,60 +1,84 @@
 import AssetContract
 import MediaDonationClient
 
-/// `broker-ctl opt-out APP`: stop recording an app, and with `--purge` forget it.
+/// `broker-ctl opt-out APP` or `--site SITE`: stop recording an app, or a site in browsers, and
+/// with `--purge` forget it.
 struct OptOutCommand: Subcommand, Equatable {
     static let name = "opt-out"
-    static let summary = "Stop recording an app; with --purge also delete what it recorded."
+    static let summary = "Stop recording an app, or a site in browsers; with --purge also delete what it recorded."
 
     enum Option {
-        static let purge = OptionSpec("purge", help: "Also delete every listen of the app, for good.")
+        static let site = OptionSpec("site", value: "SITE", help: "Opt a site out in every web browser, like youtube.com, instead of an app.")
+        static let purge = OptionSpec("purge", help: "Also delete every listen of the app (or on the site), for good.")
         static let yes = OptionSpec("yes", short: "y", help: "With --purge: delete without asking.")
     }
 
-    static let options = [Option.purge, Option.yes]
+    /// What is opted out or in: an app, or a site in every web browser.
+    enum Target: Equatable {
+        case app(String)
+        case site(String)
+    }
+
+    static let options = [Option.site, Option.purge, Option.yes]
     static let arguments = [
-        ArgumentSpec(name: "APP", isOptional: false, help: "The app's id, as 'broker-ctl apps' lists it.")
+        ArgumentSpec(name: "APP", isOptional: true, help: "The app's id, as 'broker-ctl apps' lists it (or give --site).")
     ]
-    static let usage = "broker-ctl opt-out APP [--purge [--yes]]"
+    static let usage = "broker-ctl opt-out (APP | --site SITE) [--purge [--yes]]"
 
     static let discussion = """
         From now on nothing of APP is recorded, and its past listens are hidden from every journaling
-        app; they stay in the history until purged. With --purge they are deleted too: on a terminal
-        you are asked first, elsewhere --yes is required. 'broker-ctl opt-in APP' undoes an opt-out
-        (not a purge).
+        app; they stay in the history until purged. With --site, a listen in any web browser on that
+        site (or one of its subdomains) is not recorded; its past listens stay, and are shown, until
+        purged. With --purge they are deleted too: on a terminal you are asked first, elsewhere --yes
+        is required. 'broker-ctl opt-in' undoes an opt-out (not a purge).
 
         Examples:
           broker-ctl opt-out spotify
           broker-ctl opt-out org.example.Podcasts --purge --yes
+          broker-ctl opt-out --site youtube.com
         """
 
-    var appID: String
+    var target: Target
     var purges = false
     var assumeYes = false
 
-    init(appID: String, purges: Bool = false, assumeYes: Bool = false) {
-        self.appID = appID
+    init(_ target: Target, purges: Bool = false, assumeYes: Bool = false) {
+        self.target = target
         self.purges = purges
         self.assumeYes = assumeYes
     }
 
     init(parsing arguments: ParsedArguments, context: ParseContext) throws(UsageError) {
-        appID = try Self.appArgument(arguments)
+        target = try Self.target(arguments)
         purges = arguments.contains(Option.purge)
         assumeYes = arguments.contains(Option.yes)
         if assumeYes && !purges { throw UsageError("--yes only applies with --purge") }
     }
 
-    /// The APP positional of `opt-out` and `opt-in`.
-    static func appArgument(_ arguments: ParsedArguments) throws(UsageError) -> String {
-        guard let app = arguments.positionals.first, !app.isEmpty else {
-            throw UsageError("APP needs an app id, such as mpv")
+    /// The APP positional, or `--site`, of `opt-out` and `opt-in`: exactly one.
+    static func target(_ arguments: ParsedArguments) throws(UsageError) -> Target {
+        let app = arguments.positionals.first
+        switch (app, arguments.value(of: Option.site)) {
+        case (nil, nil): throw UsageError("give an app id, such as mpv, or --site SITE")
+        case (_?, _?): throw UsageError("give an app id or --site, not both")
+        case (let app?, nil):
+            guard !app.isEmpty else { throw UsageError("APP needs an app id, such as mpv") }
+            guard AssetContract.isAppID(app) else { throw UsageError("'\(app.prefix(64))' is no app id: \(AssetContract.appIDRule)") }
+            return .app(app)
+        case (nil, let text?):
+            guard let site = AssetContract.site(normalizing: text) else { throw UsageError("'\(text.prefix(64))' is no site: give a host name, like youtube.com") }
+            return .site(site)
         }
-        guard AssetContract.isAppID(app) else { throw UsageError("'\(app.prefix(64))' is no app id: \(AssetContract.appIDRule)") }
-        return app
     }
 
     func run(in environment: RunEnvironment) async throws {
+        switch target {
+        case .app(let appID): try await optOut(app: appID, in: environment)
+        case .site(let site): try await optOut(site: site, in: environment)
+        }
+    }
+
+    private func optOut(app appID: String, in environment: RunEnvironment) async throws {
         if purges {
             try Confirmation.obtain(
                 "Opt out \(appID) and delete all its listens for good?", assumeYes: assumeYes,
@@ -71,5 +95,23 @@ struct OptOutCommand: Subcommand, Equatable {
         }
         let removed = try await broker.purge(.app(appID))
         environment.standardOutput.write("Opted out \(appID) and deleted \(PurgeCommand.listens(removed)).\n")
+    }
+
+    private func optOut(site: String, in environment: RunEnvironment) async throws {
+        if purges {
+            try Confirmation.obtain(
+                "Opt out \(site) and delete all listens on it for good?", assumeYes: assumeYes,
+                subcommand: Self.name, in: environment)
+        }
+        let broker = try environment.connectToBroker()
+        try await broker.setSiteOptedOut(site, true)
+        guard purges else {
+            environment.standardOutput.write(
+                "Opted out \(site): nothing played on it in a web browser is recorded any more. "
+                    + "'broker-ctl opt-out --site \(site) --purge' also deletes its past listens.\n")
+            return
+        }
+        let removed = try await broker.purge(.site(site))
+        environment.standardOutput.write("Opted out \(site) and deleted \(PurgeCommand.listens(removed)).\n")
     }
 }

@@ -76,6 +76,8 @@ struct PurgeCommand: Subcommand, Equatable {
         switch scope {
         case .app(let id):
             return "Delete all listens of \(id) for good?"
+        case .site(let site):
+            return "Delete all listens on \(site) for good?"
         case .range(let since?, let until?):
             return "Delete all listens that began from \(local(since)) until \(local(until)) (local time) for good?"
         case .range(let since?, nil):
