@@ -72,46 +72,55 @@ struct OptOutCommand: Subcommand, Equatable {
     }
 
     func run(in environment: RunEnvironment) async throws {
+        if purges {
+            try Confirmation.obtain(
+                "Opt out \(target.name) and delete all \(target.itsListens) for good?", assumeYes: assumeYes,
+                subcommand: Self.name, in: environment)
+        }
+        let broker = try environment.connectToBroker()
+        // Opted out first, so nothing new is recorded between the purge and the opt-out.
         switch target {
-        case .app(let appID): try await optOut(app: appID, in: environment)
-        case .site(let site): try await optOut(site: site, in: environment)
+        case .app(let appID): try await broker.setAppOptedOut(appID, true)
+        case .site(let site): try await broker.setSiteOptedOut(site, true)
+        }
+        guard purges else { return environment.standardOutput.write(target.optedOutMessage) }
+        let removed = try await broker.purge(target.scope)
+        environment.standardOutput.write("Opted out \(target.name) and deleted \(PurgeCommand.listens(removed)).\n")
+    }
+}
+
+extension OptOutCommand.Target {
+    /// The app id or the site.
+    var name: String {
+        switch self {
+        case .app(let appID): appID
+        case .site(let site): site
         }
     }
 
-    private func optOut(app appID: String, in environment: RunEnvironment) async throws {
-        if purges {
-            try Confirmation.obtain(
-                "Opt out \(appID) and delete all its listens for good?", assumeYes: assumeYes,
-                subcommand: Self.name, in: environment)
+    var itsListens: String {
+        switch self {
+        case .app: "its listens"
+        case .site: "listens on it"
         }
-        let broker = try environment.connectToBroker()
-        // Opted out first, so nothing new of the app is recorded between the purge and the opt-out.
-        try await broker.setAppOptedOut(appID, true)
-        guard purges else {
-            environment.standardOutput.write(
-                "Opted out \(appID): nothing of it is recorded or shown any more. "
-                    + "'broker-ctl opt-out \(appID) --purge' also deletes its past listens.\n")
-            return
-        }
-        let removed = try await broker.purge(.app(appID))
-        environment.standardOutput.write("Opted out \(appID) and deleted \(PurgeCommand.listens(removed)).\n")
     }
 
-    private func optOut(site: String, in environment: RunEnvironment) async throws {
-        if purges {
-            try Confirmation.obtain(
-                "Opt out \(site) and delete all listens on it for good?", assumeYes: assumeYes,
-                subcommand: Self.name, in: environment)
+    var scope: PurgeScope {
+        switch self {
+        case .app(let appID): .app(appID)
+        case .site(let site): .site(site)
         }
-        let broker = try environment.connectToBroker()
-        try await broker.setSiteOptedOut(site, true)
-        guard purges else {
-            environment.standardOutput.write(
-                "Opted out \(site): nothing played on it in a web browser is recorded any more. "
-                    + "'broker-ctl opt-out --site \(site) --purge' also deletes its past listens.\n")
-            return
+    }
+
+    /// What an opt-out without `--purge` says.
+    var optedOutMessage: String {
+        switch self {
+        case .app(let appID):
+            "Opted out \(appID): nothing of it is recorded or shown any more. "
+                + "'broker-ctl opt-out \(appID) --purge' also deletes its past listens.\n"
+        case .site(let site):
+            "Opted out \(site): nothing played on it in a web browser is recorded any more. "
+                + "'broker-ctl opt-out --site \(site) --purge' also deletes its past listens.\n"
         }
-        let removed = try await broker.purge(.site(site))
-        environment.standardOutput.write("Opted out \(site) and deleted \(PurgeCommand.listens(removed)).\n")
     }
 }
