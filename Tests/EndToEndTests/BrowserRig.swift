@@ -31,15 +31,19 @@ final class BrowserRig: Sendable {
         display = firefox ? try VirtualDisplay() : nil
     }
 
-    /// Opens `page` in a new run of `kind` with `profile` (a fresh one unless given).
-    func open(_ page: String, in kind: WebBrowser.Kind, profile: BrowserProfile? = nil) throws -> WebBrowser {
+    /// Opens `page` in a new run of `kind` with `profile` (a fresh one unless given); `host`: the
+    /// name the page's address gives the web server (`127.0.0.1` unless given: `localhost` is the
+    /// same server as another site).
+    func open(_ page: String, in kind: WebBrowser.Kind, profile: BrowserProfile? = nil, host: String? = nil) throws -> WebBrowser {
         let profile = try profile ?? BrowserProfile()
+        var url = server.url(page)
+        if let host { url = url.replacingOccurrences(of: "//127.0.0.1:", with: "//\(host):") }
         switch kind {
         case .chromium:
-            return try WebBrowser.chromium(opening: server.url(page), profile: profile, bus: bus, sound: sound)
+            return try WebBrowser.chromium(opening: url, profile: profile, bus: bus, sound: sound)
         case .firefox:
             guard let display else { throw TestSupportError("this rig was made without a display for Firefox") }
-            return try WebBrowser.firefox(opening: server.url(page), profile: profile, bus: bus, sound: sound, display: display)
+            return try WebBrowser.firefox(opening: url, profile: profile, bus: bus, sound: sound, display: display)
         }
     }
 
