@@ -2,9 +2,10 @@ import FoundationEssentials
 import MediaDonationClient
 import SwiftGtk
 
-/// The Listening History settings, on one page: recording on or off and how long listens are kept;
-/// which apps are recorded; which sandboxed apps may read; deleting the history. Each control makes
-/// the same call `broker-ctl` makes, through the client library; a call that fails says why.
+/// The Listening History settings, on one page: recording on or off, paused for a while, and how
+/// long listens are kept; which apps are recorded, what becomes of a new one, and which sites in
+/// browsers; which sandboxed apps may read; deleting the history. Each control makes the same call
+/// `broker-ctl` makes, through the client library; a call that fails says why.
 @MainActor
 final class SettingsWindow {
     private let client: MediaBrokerClient
@@ -13,12 +14,16 @@ final class SettingsWindow {
     private let apps = PreferencesGroup(title: "Apps", description: "Listens are recorded from the apps switched on.")
     private let readers = PreferencesGroup(title: "Apps That May Read",
                                            description: "Sandboxed apps read your listening history only when allowed here.")
-    private var appRows: [ActionRow] = []
-    private var readerRows: [ActionRow] = []
+    /// The rows shown, by group, to take away when the settings are read again.
+    private var shown: [(group: PreferencesGroup, row: ActionRow)] = []
+    private var pauseSwitch: Switch?
+    /// Set while the window turns the pause switch back itself (a cancelled question).
+    private var turningBack = false
 
     init(application: Application, client: MediaBrokerClient) {
         self.client = client
-        window = PreferencesWindow(application: application, title: "Listening History")
+        // Tall enough for the controls and a few apps at once on a 800-pixel screen.
+        window = PreferencesWindow(application: application, title: "Listening History", height: 760)
         let page = PreferencesPage(title: "Listening History", icon: "audio-x-generic-symbolic")
         page.add(recording)
         page.add(apps)
@@ -45,46 +50,143 @@ final class SettingsWindow {
         }
     }
 
+    private func add(_ row: ActionRow, to group: PreferencesGroup) {
+        group.add(row)
+        shown.append((group, row))
+    }
+
     private func show(_ state: SettingsState) {
+        for (group, row) in shown { group.remove(row) }
+        shown.removeAll()
         if let error = state.error { return report("The settings could not be read: \(error)") }
-        recording.add(ActionRow(title: "Record listening", subtitle: "Keep what you listen to for your journal",
-                                control: Switch(isOn: state.mediaEnabled) { [unowned self] on in
-                                    change("Record listening") { client in try await client.setMediaEnabled(on) }
-                                }.accessibleLabel("Record listening")))
-        recording.add(ActionRow(title: "Keep listens for (days)", subtitle: "0 keeps them forever",
-                                control: SpinButton(value: Double(state.retentionDays), range: 0...10_000, step: 1) { [unowned self] days in
-                                    change("Keep listens for") { client in try await client.setRetentionDays(Int(days)) }
-                                }.accessibleLabel("Keep listens for (days)")))
+        add(ActionRow(title: "Record listening", subtitle: "Keep what you listen to for your journal",
+                      control: Switch(isOn: state.mediaEnabled) { [unowned self] on in
+                          change("Record listening") { client in try await client.setMediaEnabled(on) }
+                      }.accessibleLabel("Record listening")), to: recording)
+        let pause = Switch(isOn: state.pause != nil) { [unowned self] on in
+            guard !turningBack else { return }
+            if on { askHowLongToPause() } else { change("Pause recording", thenReload: true) { client in try await client.resume() } }
+        }.accessibleLabel("Pause recording")
+        pauseSwitch = pause
+        add(ActionRow(title: "Pause recording", subtitle: Self.pauseText(state.pause), control: pause), to: recording)
+        add(ActionRow(title: "Keep listens for (days)", subtitle: "0 keeps them forever",
+                      control: SpinButton(value: Double(state.retentionDays), range: 0...10_000, step: 1) { [unowned self] days in
+                          change("Keep listens for") { client in try await client.setRetentionDays(Int(days)) }
+                      }.accessibleLabel("Keep listens for (days)")), to: recording)
+        add(ActionRow(title: "New apps", subtitle: Self.newAppsText(state.newApps),
+                      control: Button("_Change…") { [unowned self] in askAboutNewApps() }.align(vertical: .center)), to: apps)
         for app in state.apps {
             let name = app.appName ?? app.appID
-            let row = ActionRow(title: name, subtitle: app.appID, control: Switch(isOn: !app.isOptedOut) { [unowned self] on in
-                change("Record \(name)") { client in try await client.setAppOptedOut(app.appID, !on) }
-            }.accessibleLabel("Record \(name)"))
-            apps.add(row)
-            appRows.append(row)
+            let recorded = !app.isOptedOut && (app.isAllowed || state.newApps == .record)
+            add(ActionRow(title: name, subtitle: app.appID + Self.stateText(app, newApps: state.newApps),
+                          control: Switch(isOn: recorded) { [unowned self] on in
+                              change("Record \(name)") { client in try await client.setAppOptedOut(app.appID, !on) }
+                          }.accessibleLabel("Record \(name)")), to: apps)
+            for site in app.sites { add(siteRow(site, in: name, keptOut: state.optedOutSites.contains(site)), to: apps) }
         }
-        if state.apps.isEmpty { apps.add(ActionRow(title: "No app has played yet")) }
+        let sitesSeen = Set(state.apps.flatMap(\.sites))
+        for site in state.optedOutSites where !sitesSeen.contains(site) {
+            add(siteRow(site, in: "every web browser", keptOut: true), to: apps)
+        }
+        if state.apps.isEmpty { add(ActionRow(title: "No app has played yet"), to: apps) }
         for reader in state.readers {
             let name = reader.appName ?? reader.appID
-            let row = ActionRow(title: name, subtitle: reader.appID, control: Switch(isOn: reader.access == .allowed) { [unowned self] on in
+            add(ActionRow(title: name, subtitle: reader.appID, control: Switch(isOn: reader.access == .allowed) { [unowned self] on in
                 change("Let \(name) read") { client in try await client.setReaderAccess(reader.appID, on ? .allowed : .denied) }
-            }.accessibleLabel("Let \(name) read"))
-            readers.add(row)
-            readerRows.append(row)
+            }.accessibleLabel("Let \(name) read")), to: readers)
         }
-        if state.readers.isEmpty { readers.add(ActionRow(title: "No sandboxed app has asked to read")) }
+        if state.readers.isEmpty { add(ActionRow(title: "No sandboxed app has asked to read"), to: readers) }
+    }
+
+    /// A site in browsers, recorded unless kept out.
+    private func siteRow(_ site: String, in browser: String, keptOut: Bool) -> ActionRow {
+        ActionRow(title: site, subtitle: "Site in \(browser)", control: Switch(isOn: !keptOut) { [unowned self] on in
+            change("Record \(site)") { client in try await client.setSiteOptedOut(site, !on) }
+        }.accessibleLabel("Record \(site)"))
+    }
+
+    static func pauseText(_ pause: RecordingPause?) -> String {
+        switch pause {
+        case nil: "Stop recording for a while"
+        case .untilResumed: "Paused until you resume"
+        case .until(let end): "Paused until \(LocalClockText.text(of: end))"
+        }
+    }
+
+    static func newAppsText(_ mode: NewAppsMode) -> String {
+        switch mode {
+        case .record: "Recorded at once"
+        case .ask: "You are asked before one is recorded"
+        case .ignore: "Not recorded: only the apps switched on are"
+        }
+    }
+
+    static func stateText(_ app: AppInfo, newApps: NewAppsMode) -> String {
+        if app.isOptedOut { return app.optedOutBy == .app ? " · opted out by the app" : "" }
+        if app.isAllowed || newApps == .record { return "" }
+        return newApps == .ask ? " · asks first" : " · new, not recorded"
     }
 
     // MARK: Changing
 
-    /// Makes `call`; when it fails, says so (the window is read again, so every control shows
-    /// what the broker really keeps).
-    private func change(_ what: String, _ call: @escaping @Sendable (MediaBrokerClient) async throws -> Void) {
+    /// Makes `call`; when it fails, says so, and the window is read again, so every control shows
+    /// what the broker really keeps. `thenReload`: read it again after success too, for a change
+    /// that other rows' words follow (until when a pause lasts, what a new app's state means).
+    private func change(_ what: String, thenReload: Bool = false, _ call: @escaping @Sendable (MediaBrokerClient) async throws -> Void) {
         let client = client
         Task.detached {
-            do { try await call(client) } catch {
-                MainThread.perform { [self] in report("\(what) could not be changed: \(error)") }
+            do {
+                try await call(client)
+                if thenReload { MainThread.perform { [self] in load() } }
+            } catch {
+                MainThread.perform { [self] in
+                    report("\(what) could not be changed: \(error)")
+                    load()
+                }
             }
+        }
+    }
+
+    /// Turning the pause on asks for how long; Cancel leaves recording on.
+    private func askHowLongToPause() {
+        let dialog = MessageDialog(over: window.window, heading: "Pause Recording?",
+                                   body: "Nothing is recorded until the pause ends; a listen playing now is dropped.")
+        dialog.addAnswer("cancel", "Cancel")
+        dialog.addAnswer("30m", "For 30 minutes")
+        dialog.addAnswer("1h", "For 1 hour")
+        dialog.addAnswer("tomorrow", "Until tomorrow")
+        dialog.addAnswer("resume", "Until I resume", style: .suggested)
+        dialog.present(cancel: "cancel") { [unowned self] answer in
+            let now = Date()
+            let until: Date?
+            switch answer {
+            case "30m": until = now.addingTimeInterval(30 * 60)
+            case "1h": until = now.addingTimeInterval(3600)
+            // 04:00 tomorrow, when a listening day begins (as `broker-ctl pause --until tomorrow`).
+            case "tomorrow": until = Calendar.current.date(bySettingHour: 4, minute: 0, second: 0,
+                                                            of: now.addingTimeInterval(86_400))
+            case "resume": until = nil
+            default:
+                turningBack = true
+                pauseSwitch?.isOn = false
+                turningBack = false
+                return
+            }
+            change("Pause recording", thenReload: true) { client in try await client.pause(until: until) }
+        }
+    }
+
+    /// What becomes of a new app, chosen in a dialog.
+    private func askAboutNewApps() {
+        let dialog = MessageDialog(over: window.window, heading: "New Apps",
+                                   body: "An app you have not switched on or off yet, the first time it plays.")
+        dialog.addAnswer("cancel", "Cancel")
+        dialog.addAnswer(NewAppsMode.record.rawValue, "Record at once")
+        dialog.addAnswer(NewAppsMode.ask.rawValue, "Ask me first")
+        dialog.addAnswer(NewAppsMode.ignore.rawValue, "Don’t record")
+        dialog.present(cancel: "cancel") { [unowned self] answer in
+            guard let mode = NewAppsMode(rawValue: answer) else { return }
+            change("New apps", thenReload: true) { client in try await client.setNewApps(mode) }
         }
     }
 
@@ -110,7 +212,10 @@ final class SettingsWindow {
 /// What the settings window shows, read in one go.
 struct SettingsState: Sendable {
     var mediaEnabled = true
+    var pause: RecordingPause?
     var retentionDays = 0
+    var newApps = NewAppsMode.record
+    var optedOutSites: [String] = []
     var apps: [AppInfo] = []
     var readers: [ReaderInfo] = []
     var error: MediaBrokerError?
@@ -119,7 +224,10 @@ struct SettingsState: Sendable {
         var state = SettingsState()
         do throws(MediaBrokerError) {
             state.mediaEnabled = try await client.isMediaEnabled()
+            state.pause = try await client.currentPause()
             state.retentionDays = try await client.retentionDays()
+            state.newApps = try await client.newApps()
+            state.optedOutSites = try await client.optedOutSites()
             state.apps = try await client.apps()
             state.readers = try await client.readers()
         } catch {

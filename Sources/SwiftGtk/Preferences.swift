@@ -5,10 +5,12 @@ internal import CGtk
 public struct PreferencesWindow: View {
     public let widget: Widget
 
-    public init(application: Application, title: String) {
+    /// `height`: the default height, for a page whose rows would not fit the default one.
+    public init(application: Application, title: String, height: Int32? = nil) {
         widget = Widget(adw_preferences_window_new())
         let window = widget.typed(GtkWindow.self)
         gtk_window_set_title(window, title)
+        if let height { gtk_window_set_default_size(window, -1, height) }
         gtk_window_set_application(window, UnsafeMutableRawPointer(application.pointer).assumingMemoryBound(to: GtkApplication.self))
         adw_preferences_window_set_search_enabled(widget.typed(AdwPreferencesWindow.self), 0)
     }

@@ -30,6 +30,35 @@ import Testing
         }
     }
 
+    @Test("the pause switch asks for how long and Cancel changes nothing; switched off it resumes; new apps and a site reach the broker (issue 34)")
+    func pauseNewAppsAndSites() async throws {
+        let rig = try await PickerRig()
+        let client = try rig.broker.client()
+        try await client.setSiteOptedOut("youtube.com", true)
+        let settings = try ChildProcess.launch(
+            try BuiltProducts.path(of: "media-broker-picker"), arguments: ["--settings"],
+            environment: rig.bus.environment.merging(rig.display.environment) { $1 })
+        defer { settings.signal(SIGTERM) }
+        let howLong = "@Nothing is recorded until the pause ends"
+
+        _ = try rig.drive(Self.title, ["toggle:Pause recording"])
+        _ = try rig.drive(howLong, ["press:Cancel", "gone"])
+        #expect(try await client.currentPause() == nil, "Cancel paused")
+        _ = try rig.drive(Self.title, ["toggle:Pause recording"])
+        _ = try rig.drive(howLong, ["press:Until I resume", "gone"])
+        try await waitUntil("recording is paused until resumed", timeout: .seconds(10)) { try await client.currentPause() == .untilResumed }
+        // The window reads the settings again after a change: the next switch is the new row's.
+        _ = try rig.drive(Self.title, ["expect:Paused until you resume", "toggle:Pause recording"])
+        try await waitUntil("recording resumed", timeout: .seconds(10)) { try await client.currentPause() == nil }
+
+        _ = try rig.drive(Self.title, ["expect:Stop recording for a while", "press:Change…"])
+        _ = try rig.drive("@An app you have not switched on or off yet", ["press:Ask me first", "gone"])
+        try await waitUntil("new apps are asked about", timeout: .seconds(10)) { try await client.newApps() == .ask }
+
+        _ = try rig.drive(Self.title, ["expect:You are asked before one is recorded", "toggle:Record youtube.com"])
+        try await waitUntil("the site is let in again", timeout: .seconds(10)) { try await client.optedOutSites().isEmpty }
+    }
+
     @Test("deleting the history asks first, and only Delete deletes")
     func deleteAsksFirst() async throws {
         let rig = try await PickerRig()
