@@ -82,6 +82,10 @@ final class FollowedPlayer {
     /// listen.
     private(set) var isProxy = false
 
+    /// Whether the player's app is a web browser, whose listens have a site (``BrowserSites``):
+    /// told as its app is found, rather than looked up at every listen.
+    var isBrowser = false
+
     static func isProxyName(_ name: String) -> Bool {
         let stem = PlayerClues.stem(ofBusName: name)
         return stem.hasPrefix("kdeconnect") || stem == "plasma-browser-integration"

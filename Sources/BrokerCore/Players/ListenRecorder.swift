@@ -27,6 +27,8 @@ package struct ListenRecorder {
         var appName: String?
         var appIcon: String?
         var isProxy: Bool
+        /// Whether the app is a web browser, whose listens have a site.
+        var isBrowser = false
         /// `artUrl` → the path of its file in the artwork folder, for the art secured lately.
         var artworkFiles: [String: String] = [:]
     }
@@ -82,7 +84,7 @@ package struct ListenRecorder {
 
     /// The site a listen played on: only a browser's listens have one.
     static func site(of listen: Listen, from source: Source) -> String? {
-        BrowserSites.isBrowser(source.appID) ? BrowserSites.site(ofPage: listen.metadata.url) : nil
+        source.isBrowser ? BrowserSites.site(ofPage: listen.metadata.url) : nil
     }
 
     /// Forgets that the listen `key` was suppressed; whether it was. An empty set is not asked:

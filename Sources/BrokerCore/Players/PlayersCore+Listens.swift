@@ -18,6 +18,7 @@ extension PlayersCore {
     func appResolved(_ app: AppIdentity, for player: FollowedPlayer) {
         player.identity.isFindingApp = false
         let (isNew, changedApp) = player.identity.resolved(app)
+        player.isBrowser = BrowserSites.isBrowser(player.appID)
         if isNew { log(.info, "player \(player.uniqueName) is app \(app.appID)") }
         if player.waitingForApp.coalesced > 0 {
             log(.info, "\(player.uniqueName) (\(app.appID)): coalesced \(player.waitingForApp.coalesced) listen updates while its app was being found")
@@ -83,7 +84,8 @@ extension PlayersCore {
     func write(_ effect: ListenEffect, of player: FollowedPlayer, settingsThen: some Collection<PrivacySettings>) {
         if recorder.privacy.awaitsAnswer(about: player.appID), holdForAnswer(effect, of: player, settingsThen: settingsThen) { return }
         let source = ListenRecorder.Source(uniqueName: player.uniqueName, appID: player.appID, appName: player.appName,
-                                           appIcon: player.app?.appIcon, isProxy: player.isProxy, artworkFiles: player.art.files)
+                                           appIcon: player.app?.appIcon, isProxy: player.isProxy, isBrowser: player.isBrowser,
+                                           artworkFiles: player.art.files)
         let now = clocks.wall()
         let work = recorder.perform(effect, from: source, settingsThen: settingsThen, at: now) {
             players.values.compactMap { other in

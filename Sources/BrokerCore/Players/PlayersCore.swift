@@ -273,7 +273,7 @@ package final class PlayersCore {
 
     /// The site of what a browser plays now (``BrowserSites``); `nil` for any other player.
     func site(ofPlayer player: FollowedPlayer) -> String? {
-        guard BrowserSites.isBrowser(player.appID) else { return nil }
+        guard player.isBrowser else { return nil }
         return BrowserSites.site(ofPage: player.listening.metadata?.url)
     }
 
