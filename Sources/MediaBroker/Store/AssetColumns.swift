@@ -166,7 +166,7 @@ enum AssetColumns {
         return names
     }
 
-    private static func nonEmpty(_ text: String?) -> String? {
+    static func nonEmpty(_ text: String?) -> String? {
         guard let text, !text.isEmpty else { return nil }
         return text
     }

@@ -85,6 +85,19 @@ enum Schema {
             ALTER TABLE open_listens ADD COLUMN site TEXT;
             CREATE INDEX assets_by_site ON assets(site) WHERE site IS NOT NULL;
             """),
+        Migration(version: 5, sql: """
+            -- Corrections (issue 34): the words of an asset as first recorded, while it holds the
+            -- person's correction, so the correction can be undone. Gone with the asset.
+            CREATE TABLE edits(
+                asset_id INTEGER PRIMARY KEY,
+                title TEXT NOT NULL,
+                artists TEXT,
+                album TEXT,
+                edited INTEGER NOT NULL
+            ) WITHOUT ROWID;
+            CREATE TRIGGER edits_go_with_their_asset AFTER DELETE ON assets
+                BEGIN DELETE FROM edits WHERE asset_id = old.id; END;
+            """),
     ]
 
     /// The newest version this code can read and write.
