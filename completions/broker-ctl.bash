@@ -34,6 +34,7 @@ readers --json --ids
 allow APP
 deny APP
 forget APP
+edit --title=T --artist=A --album=B --undo --json ID
 purge --app=ID --since=WHEN --until=WHEN --all --yes
 retention --json [DAYS]
 export --since=WHEN --until=WHEN --app=ID --format=json|listenbrainz

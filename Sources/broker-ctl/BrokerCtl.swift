@@ -22,6 +22,7 @@ enum BrokerCtl {
         AllowCommand.self,
         DenyCommand.self,
         ForgetCommand.self,
+        EditCommand.self,
         PurgeCommand.self,
         RetentionCommand.self,
         ExportCommand.self,

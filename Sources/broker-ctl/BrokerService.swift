@@ -59,6 +59,11 @@ protocol BrokerService: Sendable {
     func newApps() async throws(MediaBrokerError) -> NewAppsMode
     func setNewApps(_ mode: NewAppsMode) async throws(MediaBrokerError)
 
+    /// Corrects a kept listen's words; returns it as it now reads (broker version 7).
+    func editMedia(_ id: Int64, title: String?, artists: [String]?, album: String??) async throws(MediaBrokerError) -> GenericMedia
+    /// Puts back the words a corrected listen was first recorded with.
+    func undoEdit(_ id: Int64) async throws(MediaBrokerError) -> GenericMedia
+
     /// Deletes assets for good; returns how many.
     func purge(_ scope: PurgeScope) async throws(MediaBrokerError) -> Int
 

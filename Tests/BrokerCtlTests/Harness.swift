@@ -59,6 +59,8 @@ final class FakeBroker: BrokerService {
         case resume
         case setNewApps(NewAppsMode)
         case setSiteOptedOut(String, Bool)
+        case editMedia(Int64, String?, [String]?, String??)
+        case undoEdit(Int64)
     }
 
     let media: Result<[GenericMedia], MediaBrokerError>
@@ -214,6 +216,19 @@ final class FakeBroker: BrokerService {
     func setSiteOptedOut(_ site: String, _ optedOut: Bool) async throws(MediaBrokerError) {
         try check("setSiteOptedOut")
         record(.setSiteOptedOut(site, optedOut))
+    }
+
+    func editMedia(_ id: Int64, title: String?, artists: [String]?, album: String??) async throws(MediaBrokerError) -> GenericMedia {
+        try check("editMedia")
+        record(.editMedia(id, title, artists, album))
+        return GenericMedia(id: id, title: title ?? "Told", artists: artists ?? ["Told Artist"], album: album ?? "Told Album",
+                            date: Date(timeIntervalSince1970: 1_800_000_000))
+    }
+
+    func undoEdit(_ id: Int64) async throws(MediaBrokerError) -> GenericMedia {
+        try check("undoEdit")
+        record(.undoEdit(id))
+        return GenericMedia(id: id, title: "Told", artists: ["Told Artist"], date: Date(timeIntervalSince1970: 1_800_000_000))
     }
 
     func newApps() async throws(MediaBrokerError) -> NewAppsMode {

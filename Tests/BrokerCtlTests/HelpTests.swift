@@ -94,11 +94,12 @@ import Testing
         #expect(PauseCommand.optionNames == ["--until", "--json", "--help", "-h"])
         #expect(ResumeCommand.optionNames == ["--json", "--help", "-h"])
         #expect(NewAppsCommand.optionNames == ["--json", "--help", "-h"])
+        #expect(EditCommand.optionNames == ["--title", "--artist", "--album", "--undo", "--json", "--help", "-h"])
         #expect(ExportCommand.optionNames == ["--since", "--until", "--app", "--format", "--help", "-h"])
         #expect(
             BrokerCtl.allSubcommands.map { $0.name } == [
                 "recent", "moments", "now", "follow", "status", "donate", "media", "pause", "resume", "apps", "new-apps", "opt-out", "opt-in", "readers",
-                "allow", "deny", "forget", "purge", "retention", "export", "help",
+                "allow", "deny", "forget", "edit", "purge", "retention", "export", "help",
             ])
     }
 

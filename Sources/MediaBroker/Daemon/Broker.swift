@@ -62,7 +62,7 @@ final class Broker: @unchecked Sendable {
             settings: settings, keeper: keeper, gate: gate, questions: questions, announcer: announcer, queries: queries,
             status: StatusQueries(players: players, gate: gate, store: store, settings: settings, resolver: resolver),
             donations: Donations(connection: connection, gate: gate, writer: writer, resolver: resolver, settings: settings, rule: rule),
-            eraser: eraser, picks: picks)
+            eraser: eraser, picks: picks, editor: HistoryEditor(store: store, announcer: announcer, loop: connection.loop))
         self.connection = connection
         self.players = players
         self.writer = writer

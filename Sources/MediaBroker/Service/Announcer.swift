@@ -1,7 +1,8 @@
 import SwiftDBus
 import BrokerCore
 
-/// Tells journaling apps what the history gains and loses (`MediaAdded`, `MediaRemoved`): each
+/// Tells journaling apps what the history gains, loses and corrects (`MediaAdded`, `MediaRemoved`,
+/// `MediaChanged`): each
 /// signal goes to every connection that called `Subscribe` and may read now (``Subscribers``), to
 /// each alone, so no other process on the bus sees it.
 ///
@@ -12,6 +13,7 @@ final class Announcer: @unchecked Sendable, NameWatch.Observer {
     /// The member names of the two signals, checked once.
     private static let mediaAdded: MemberName = "MediaAdded"
     private static let mediaRemoved: MemberName = "MediaRemoved"
+    private static let mediaChanged: MemberName = "MediaChanged"
 
     private let connection: BusConnection
     private let settings: CurrentSettings
@@ -43,6 +45,12 @@ final class Announcer: @unchecked Sendable, NameWatch.Observer {
     func added(_ asset: MediaAsset) {
         send(SignalEmission(path: BrokerContract.objectPath, interface: BrokerContract.interface,
                             member: Self.mediaAdded, body: AssetAnnouncement(asset: asset)))
+    }
+
+    /// Announces a kept asset whose words the person corrected (or whose correction was undone).
+    func changed(_ asset: MediaAsset) {
+        send(SignalEmission(path: BrokerContract.objectPath, interface: BrokerContract.interface,
+                            member: Self.mediaChanged, body: AssetAnnouncement(asset: asset)))
     }
 
     /// Announces assets deleted, by id.

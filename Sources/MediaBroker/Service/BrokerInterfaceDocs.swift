@@ -117,6 +117,18 @@ enum BrokerInterfaceDocs {
                 "app_id": "The app; empty or longer than 255 bytes is InvalidArgs.",
                 "opted_out": "true to opt the app out (and take back allowing it); false clears the opt-out, whoever made it, and allows the app (version 7).",
             ]),
+        "EditMedia": Doc(
+            "Corrects a kept listen's words (host callers only): readers, exports and subscribers (MediaChanged) see the correction; the words first recorded are kept, so UndoEdit can put them back. Answers once it is on disk.",
+            since: 7,
+            arguments: [
+                "id": "The asset; one the history does not hold is InvalidArgs.",
+                "changes": "Any of title (s, not empty), artist (s) or artists (as), album (s; empty clears it), read and cleaned as Donate reads them; another key, or none, is InvalidArgs.",
+                "asset": assets("The asset as it now reads."),
+            ]),
+        "UndoEdit": Doc(
+            "Puts back the words a corrected listen was first recorded with (host callers only); told to subscribers as MediaChanged. An asset with no correction is InvalidArgs.",
+            since: 7,
+            arguments: ["id": "The asset.", "asset": assets("The asset as it now reads.")]),
         "SetSiteOptedOut": Doc(
             "The person keeps a site out of the history in every web browser, or lets it in again: from now on a listen on the site (or a subdomain) is not recorded, and one playing now is discarded. Listens kept from it stay until purged (Purge with site). Answers once the change is on disk.",
             since: 7,
@@ -195,6 +207,10 @@ enum BrokerInterfaceDocs {
         "MediaAdded": Doc(
             "A listen was recorded (sent once it is on disk), to each subscriber (Subscribe) that may read.",
             arguments: ["asset": assets("The recorded asset.")]),
+        "MediaChanged": Doc(
+            "A kept listen's words were corrected, or the correction undone (EditMedia, UndoEdit), to each subscriber that may read.",
+            since: 7,
+            arguments: ["asset": assets("The asset as it now reads.")]),
         "MediaRemoved": Doc(
             "Assets were purged or expired, to each subscriber that may read; at most 1000 ids a signal.",
             arguments: ["ids": "The ids of the assets removed."]),

@@ -19,6 +19,7 @@ enum BrokerObject {
         let donations: Donations
         let eraser: HistoryEraser
         let picks: PickRequests
+        let editor: HistoryEditor
     }
 
     static func make(serving parts: Parts) -> ExportedObject {
@@ -88,6 +89,10 @@ enum BrokerObject {
                 ExportedMethod("SetReaderAccess", inputs: [Argument("app_id", .string), Argument("access", .string)]) { call in
                     parts.gate.setReaderAccess(call)
                 },
+                ExportedMethod("EditMedia", inputs: [Argument("id", .int64), Argument("changes", .vardict)],
+                               outputs: [Argument("asset", .vardict, annotations: assetKeys)]) { call in parts.editor.editMedia(call) },
+                ExportedMethod("UndoEdit", inputs: [Argument("id", .int64)],
+                               outputs: [Argument("asset", .vardict, annotations: assetKeys)]) { call in parts.editor.undoEdit(call) },
                 ExportedMethod("Pause", inputs: [Argument("options", .vardict)]) { call in parts.keeper.pause(call) },
                 ExportedMethod("Resume") { call in parts.keeper.resume(call) },
                 ExportedMethod("PickMedia", inputs: [Argument("parent_window", .string), Argument("options", .vardict)],
@@ -114,6 +119,7 @@ enum BrokerObject {
             signals: [
                 ExportedSignal("MediaAdded", arguments: [Argument("asset", .vardict, annotations: assetKeys)]),
                 ExportedSignal("MediaRemoved", arguments: [Argument("ids", "ax")]),
+                ExportedSignal("MediaChanged", arguments: [Argument("asset", .vardict, annotations: assetKeys)]),
             ])
         return ExportedObject(path: BrokerContract.objectPath, interfaces: [BrokerInterfaceDocs.documented(interface)]) { call, done in
             parts.gate.admit(call, done: done)

@@ -1,0 +1,70 @@
+import MediaDonationClient
+
+/// `broker-ctl edit ID [--title T] [--artist A]... [--album B] | --undo`: correct a kept listen.
+struct EditCommand: Subcommand, Equatable {
+    static let name = "edit"
+    static let summary = "Correct a kept listen's title, artists or album, or undo the correction."
+
+    enum Option {
+        static let title = OptionSpec("title", value: "T", help: "The right title.")
+        static let artist = OptionSpec("artist", value: "A", repeatable: true, help: "The right artist; repeat for several, in order.")
+        static let album = OptionSpec("album", value: "B", help: "The right album; an empty one clears it.")
+        static let undo = OptionSpec("undo", help: "Put back the words the listen was first recorded with.")
+        static let json = OptionSpec("json", help: "Print the listen as it now reads, as one JSON object.")
+    }
+
+    static let options = [Option.title, Option.artist, Option.album, Option.undo, Option.json]
+    static let arguments = [ArgumentSpec(name: "ID", isOptional: false, help: "The listen's id, as 'broker-ctl recent --json' prints it.")]
+    static let usage = "broker-ctl edit ID ([--title T] [--artist A]... [--album B] | --undo) [--json]"
+
+    static let discussion = """
+        Journaling apps, exports and 'broker-ctl recent' show the corrected words from now on; the
+        words first recorded are kept, so --undo puts them back.
+
+        Examples:
+          broker-ctl edit 42 --title Teardrop --artist "Massive Attack"
+          broker-ctl edit 42 --undo
+        """
+
+    var id: Int64
+    var title: String?
+    var artists: [String]?
+    var album: String??
+    var undoes = false
+    var printsJSON = false
+
+    init(id: Int64, title: String? = nil, artists: [String]? = nil, album: String?? = nil, undoes: Bool = false, printsJSON: Bool = false) {
+        self.id = id
+        self.title = title
+        self.artists = artists
+        self.album = album
+        self.undoes = undoes
+        self.printsJSON = printsJSON
+    }
+
+    init(parsing arguments: ParsedArguments, context: ParseContext) throws(UsageError) {
+        guard let word = arguments.positionals.first else { throw UsageError("missing ID") }
+        guard let id = Int64(word), id > 0 else { throw UsageError("ID is a listen's id, a positive number, not '\(word.prefix(64))'") }
+        self.id = id
+        title = arguments.value(of: Option.title)
+        let artists = arguments.values(of: Option.artist)
+        self.artists = artists.isEmpty ? nil : artists
+        album = arguments.value(of: Option.album).map { $0.isEmpty ? nil : $0 }
+        undoes = arguments.contains(Option.undo)
+        printsJSON = arguments.contains(Option.json)
+        let changes = title != nil || self.artists != nil || album != nil
+        if undoes, changes { throw UsageError("--undo takes no --title, --artist or --album") }
+        if !undoes, !changes { throw UsageError("say what to correct: --title, --artist or --album (or --undo)") }
+        if let title, title.isEmpty { throw UsageError("--title must not be empty") }
+    }
+
+    func run(in environment: RunEnvironment) async throws {
+        let broker = try environment.connectToBroker()
+        let asset = undoes ? try await broker.undoEdit(id) : try await broker.editMedia(id, title: title, artists: artists, album: album)
+        if printsJSON {
+            environment.standardOutput.write(RecentOutput.jsonLines([asset]))
+        } else {
+            environment.standardOutput.write("\(undoes ? "Undone" : "Corrected"): listen \(id) now reads \(asset.summary ?? asset.title ?? "-").\n")
+        }
+    }
+}
