@@ -60,10 +60,10 @@ package struct ListenRecorder {
                 suppressed.insert(key)
                 return .removeOpenListen(key: key)
             }
-            guard let asset = asset(listen, source)?.bounded else { return nil }
+            guard let asset = asset(listen, source, site: site)?.bounded else { return nil }
             return .saveOpenListen(key: key, asset: asset, checkpoint: listen.ended)
         case .finished(let listen):
-            guard !unsuppress(key), allowed, let asset = asset(listen, source) else { return .removeOpenListen(key: key) }
+            guard !unsuppress(key), allowed, let asset = asset(listen, source, site: site) else { return .removeOpenListen(key: key) }
             if twins.isTwin(listen, from: source.uniqueName, isProxy: source.isProxy, at: now, othersPlaying: othersPlaying) {
                 return .removeTwin(key: key)
             }
@@ -75,10 +75,11 @@ package struct ListenRecorder {
         }
     }
 
-    private func asset(_ listen: Listen, _ source: Source) -> MediaAsset? {
+    /// `site`: the listen's, as ``site(of:from:)`` found it for the settings check.
+    private func asset(_ listen: Listen, _ source: Source, site: String?) -> MediaAsset? {
         var asset = listen.asset(appID: source.appID, appName: source.appName, appIcon: source.appIcon)
         if let url = listen.metadata.artURL { asset?.artwork = source.artworkFiles[url] }
-        asset?.site = Self.site(of: listen, from: source)
+        asset?.site = site
         return asset
     }
 

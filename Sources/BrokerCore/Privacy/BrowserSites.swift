@@ -35,11 +35,8 @@ package enum BrowserSites {
         if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
         // An IPv6 literal keeps its colons; any other host ends at the port.
         let host = authority.hasPrefix("[") ? authority.prefix { $0 != "]" } + "]" : authority.prefix { $0 != ":" }
-        return normalized(String(host))
+        return AssetContract.site(normalizing: host)
     }
-
-    /// `text` as a site (``AssetContract/site(normalizing:)``), or `nil`.
-    package static func normalized(_ text: String) -> String? { AssetContract.site(normalizing: text) }
 
     /// Whether the site `site` falls under the opted-out site `optedOut`: the same host, or one of
     /// its subdomains (`youtube.com` covers `m.youtube.com` and `music.youtube.com`).

@@ -136,7 +136,7 @@ package struct PrivacySettings: Sendable, Equatable {
         // Likewise written only when not the default.
         if newApps != .record { lines.append("new_apps=\(newApps.rawValue)") }
         for app in allowedApps.sorted() where AssetContract.isAppID(app) { lines.append("allow=\(app)") }
-        for site in optedOutSites.sorted() where BrowserSites.normalized(site) == site { lines.append("opt_out_site=\(site)") }
+        for site in optedOutSites.sorted() where AssetContract.site(normalizing: site) == site { lines.append("opt_out_site=\(site)") }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -196,7 +196,7 @@ package struct PrivacySettings: Sendable, Equatable {
                 }
                 newApps = mode
             case "opt_out_site":
-                guard let site = BrowserSites.normalized(String(value)), site == value else {
+                guard let site = AssetContract.site(normalizing: value), site == value else {
                     throw DecodingError(line: number, reason: "opt_out_site must be a host name, like example.com")
                 }
                 optedOutSites.insert(site)

@@ -1,4 +1,5 @@
 import SwiftDBus
+import AssetContract
 import BrokerCore
 
 extension PurgeScope {
@@ -15,7 +16,7 @@ extension PurgeScope {
             guard let app = try? value.string(), !app.isEmpty else { throw .invalidArgs("'app_id' must be a non-empty string") }
             self = .app(app)
         } else if let value = filter["site"] {
-            guard let text = try? value.string(), let site = BrowserSites.normalized(text) else {
+            guard let text = try? value.string(), let site = AssetContract.site(normalizing: text) else {
                 throw .invalidArgs("'site' must be a host name, like example.com")
             }
             self = .site(site)

@@ -167,7 +167,7 @@ final class SettingsKeeper: @unchecked Sendable {
     /// `SetSiteOptedOut`: the person keeps a site in browsers out of the history, or lets it in again.
     func setSiteOptedOut(_ call: MethodInvocation) {
         guard case .string(let text) = call.arguments[0], case .boolean(let optedOut) = call.arguments[1] else { return }
-        guard let site = BrowserSites.normalized(text) else { return call.fail(.invalidArgs("'site' must be a host name, like example.com")) }
+        guard let site = AssetContract.site(normalizing: text) else { return call.fail(.invalidArgs("'site' must be a host name, like example.com")) }
         change({ settings in
             if optedOut { settings.optedOutSites.insert(site) } else { settings.optedOutSites.remove(site) }
         }, done: call.finish)

@@ -80,7 +80,7 @@ extension HistoryDatabase {
                         appID: try row.requiredText(at: 0, column: "app_id"),
                         appName: row.text(at: 3), appIcon: row.text(at: 4),
                         listens: Int(row.int64(at: 1)), lastSeen: row.int64(at: 2),
-                        // A site holds no space (`BrowserSites.normalized`).
+                        // A site holds no space (`AssetContract.site(normalizing:)`).
                         sites: (row.text(at: 5) ?? "").split(separator: " ").map(String.init))
                 }
             }

@@ -55,7 +55,7 @@ extension HistoryDatabase {
         case .app(let appID):
             return ("SELECT id FROM assets WHERE app_id = ? ORDER BY started, id", [.text(appID)])
         case .site(let site):
-            // A site holds no LIKE wildcard ('%', '_'): `BrowserSites.normalized` lets none through.
+            // A site holds no LIKE wildcard ('%', '_'): `AssetContract.site(normalizing:)` lets none through.
             return ("SELECT id FROM assets WHERE site = ? OR site LIKE ? ORDER BY started, id", [.text(site), .text("%." + site)])
         case .all:
             return ("SELECT id FROM assets ORDER BY started, id", [])
