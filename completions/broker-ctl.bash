@@ -34,7 +34,8 @@ readers --json --ids
 allow APP
 deny APP
 forget APP
-edit --title=T --artist=A --album=B --undo --json ID
+edit --title=T --artist=A --album=B --from-now-on --undo --json ID
+rules --json --ids [remove] [ID]
 purge --app=ID --since=WHEN --until=WHEN --all --yes
 retention --json [DAYS]
 export --since=WHEN --until=WHEN --app=ID --format=json|listenbrainz

@@ -1,6 +1,6 @@
 import SwiftDBus
 
-/// New assets as the broker records them.
+/// New assets as the broker records them, and kept ones as they are corrected.
 extension MediaBrokerClient {
     /// An endless sequence of the assets the broker records from now on (its `MediaAdded`
     /// signal), each delivered once, in order. Subscribed before this returns, so nothing
@@ -12,10 +12,23 @@ extension MediaBrokerClient {
     /// for await media in try await broker.mediaAdded() { print(media.title ?? "?") }
     /// ```
     public func mediaAdded() async throws(MediaBrokerError) -> AsyncStream<GenericMedia> {
+        try await assets(announcedBy: "MediaAdded")
+    }
+
+    /// An endless sequence of the kept assets whose words are corrected from now on, or whose
+    /// correction is undone (the broker's `MediaChanged`, version 7), each as it now reads — to
+    /// update what an app shows of an asset it already has. Subscribed, delivered and ended as
+    /// ``mediaAdded()``.
+    public func mediaChanged() async throws(MediaBrokerError) -> AsyncStream<GenericMedia> {
+        try await assets(announcedBy: "MediaChanged")
+    }
+
+    /// The assets of the broker's signal `member`, one `a{sv}` each, to a subscriber.
+    private func assets(announcedBy member: String) async throws(MediaBrokerError) -> AsyncStream<GenericMedia> {
         let (stream, continuation) = AsyncStream.makeStream(of: GenericMedia.self, bufferingPolicy: .bufferingNewest(1000))
         let rule = MatchRule(
             sender: BusName(stringLiteral: Self.busName), interface: InterfaceName(stringLiteral: Self.interfaceName),
-            member: "MediaAdded", path: ObjectPath(stringLiteral: Self.objectPath))
+            member: MemberName(stringLiteral: member), path: ObjectPath(stringLiteral: Self.objectPath))
         let token: MatchToken
         do {
             token = try await connection.addMatch(rule) { message in

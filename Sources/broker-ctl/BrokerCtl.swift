@@ -23,6 +23,7 @@ enum BrokerCtl {
         DenyCommand.self,
         ForgetCommand.self,
         EditCommand.self,
+        RulesCommand.self,
         PurgeCommand.self,
         RetentionCommand.self,
         ExportCommand.self,

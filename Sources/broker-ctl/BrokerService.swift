@@ -59,10 +59,15 @@ protocol BrokerService: Sendable {
     func newApps() async throws(MediaBrokerError) -> NewAppsMode
     func setNewApps(_ mode: NewAppsMode) async throws(MediaBrokerError)
 
-    /// Corrects a kept listen's words; returns it as it now reads (broker version 7).
-    func editMedia(_ id: Int64, title: String?, artists: [String]?, album: String??) async throws(MediaBrokerError) -> GenericMedia
+    /// Corrects a kept listen's words; returns it as it now reads (broker version 7). `fromNowOn`
+    /// keeps the correction as a rule for later listens (broker version 8).
+    func editMedia(_ id: Int64, title: String?, artists: [String]?, album: String??, fromNowOn: Bool) async throws(MediaBrokerError)
+        -> GenericMedia
     /// Puts back the words a corrected listen was first recorded with.
     func undoEdit(_ id: Int64) async throws(MediaBrokerError) -> GenericMedia
+    /// The corrections applied to later listens, oldest first (broker version 8).
+    func rules() async throws(MediaBrokerError) -> [CorrectionRuleInfo]
+    func removeRule(_ id: Int64) async throws(MediaBrokerError)
 
     /// Deletes assets for good; returns how many.
     func purge(_ scope: PurgeScope) async throws(MediaBrokerError) -> Int

@@ -22,22 +22,33 @@ struct CorrectionTests {
     @Test("a rule corrects the same app's same told title and artists, and nothing else")
     func ruleMatches() {
         let rule = CorrectionRule(id: 1, appID: "spotify", title: "Teardorp", artists: ["Massive Atack"],
-                                  correction: MediaCorrection(title: "Teardrop", artists: ["Massive Attack"]))
+                                  correction: MediaCorrection(title: "Teardrop", artists: ["Massive Attack"]), created: 0)
         let rules = CorrectionRules([rule])
-        #expect(rules.corrected(Self.asset("Teardorp", ["Massive Atack"])).title == "Teardrop")
-        #expect(rules.corrected(Self.asset("Teardorp", ["Massive Atack"], app: "vlc")).title == "Teardorp", "another app's")
-        #expect(rules.corrected(Self.asset("Teardorp", ["Someone Else"])).title == "Teardorp", "another artist's")
-        #expect(rules.corrected(Self.asset("Angel", ["Massive Atack"])).title == "Angel")
+        #expect(rules.corrected(Self.asset("Teardorp", ["Massive Atack"]))?.title == "Teardrop")
+        #expect(rules.corrected(Self.asset("Teardorp", ["Massive Atack"], app: "vlc")) == nil, "another app's")
+        #expect(rules.corrected(Self.asset("Teardorp", ["Someone Else"])) == nil, "another artist's")
+        #expect(rules.corrected(Self.asset("Angel", ["Massive Atack"])) == nil)
     }
 
-    @Test("a newer rule for the same track replaces the older; removing a rule stops it")
-    func rulesReplaceAndRemove() {
-        var rules = CorrectionRules()
-        rules.add(CorrectionRule(id: 1, appID: "spotify", title: "T", artists: [], correction: MediaCorrection(title: "First")))
-        rules.add(CorrectionRule(id: 2, appID: "spotify", title: "T", artists: [], correction: MediaCorrection(title: "Second")))
-        #expect(rules.rules.map(\.id) == [2])
-        #expect(rules.corrected(Self.asset("T", [])).title == "Second")
-        #expect(rules.remove(id: 2) && !rules.remove(id: 2))
-        #expect(rules.corrected(Self.asset("T", [])).title == "T")
+    @Test("of two rules matching a listen, the newer corrects it")
+    func newestRuleWins() {
+        let rules = CorrectionRules([
+            CorrectionRule(id: 1, appID: "spotify", title: "T", artists: [], correction: MediaCorrection(title: "First"), created: 1),
+            CorrectionRule(id: 2, appID: "spotify", title: "T", artists: [], correction: MediaCorrection(title: "Second"), created: 2),
+        ])
+        #expect(rules.corrected(Self.asset("T", []))?.title == "Second")
+        #expect(CorrectionRules().corrected(Self.asset("T", [])) == nil)
+    }
+
+    @Test("a rule made from a corrected listen changes only what the person changed")
+    func ruleFromACorrectedListen() {
+        let told = Self.asset("Teardorp", ["Massive Attack"], album: nil)
+        let corrected = MediaCorrection(title: "Teardrop").applied(to: told)
+        let rule = MediaCorrection(from: told, to: corrected)
+        #expect(rule == MediaCorrection(title: "Teardrop"), "the artists and the (missing) album are left as told")
+        #expect(rule.applied(to: Self.asset("Teardorp", ["Massive Attack"], album: "Mezzanine")).album == "Mezzanine")
+        #expect(MediaCorrection(from: told, to: told).isEmpty)
+        let cleared = MediaCorrection(from: Self.asset("T", album: "Wrong"), to: Self.asset("T", album: nil))
+        #expect(cleared == MediaCorrection(album: .some(nil)), "clearing the album is a change")
     }
 }

@@ -59,8 +59,9 @@ final class FakeBroker: BrokerService {
         case resume
         case setNewApps(NewAppsMode)
         case setSiteOptedOut(String, Bool)
-        case editMedia(Int64, String?, [String]?, String??)
+        case editMedia(Int64, String?, [String]?, String??, fromNowOn: Bool)
         case undoEdit(Int64)
+        case removeRule(Int64)
     }
 
     let media: Result<[GenericMedia], MediaBrokerError>
@@ -69,6 +70,7 @@ final class FakeBroker: BrokerService {
     let added: Result<AsyncStream<GenericMedia>, MediaBrokerError>
     let appList: [AppInfo]
     let readerList: [ReaderInfo]
+    let ruleList: [CorrectionRuleInfo]
     let momentList: [Moment]
     let purgeCount: Int
     let donatedID: Int64
@@ -91,7 +93,7 @@ final class FakeBroker: BrokerService {
             BrokerStatus(version: "0.1.0", assetCount: 0, players: [])),
         nowPlaying: Result<[GenericMedia], MediaBrokerError> = .success([]),
         mediaAdded: Result<AsyncStream<GenericMedia>, MediaBrokerError> = .success(AsyncStream { _ in }),
-        mediaEnabled: Bool = true, retentionDays: Int = 90, apps: [AppInfo] = [], readers: [ReaderInfo] = [], moments: [Moment] = [],
+        mediaEnabled: Bool = true, retentionDays: Int = 90, apps: [AppInfo] = [], readers: [ReaderInfo] = [], rules: [CorrectionRuleInfo] = [], moments: [Moment] = [],
         purgeCount: Int = 0,
         donatedID: Int64 = 1, failures: [String: MediaBrokerError] = [:]
     ) {
@@ -101,6 +103,7 @@ final class FakeBroker: BrokerService {
         self.added = mediaAdded
         self.appList = apps
         self.readerList = readers
+        self.ruleList = rules
         self.momentList = moments
         self.purgeCount = purgeCount
         self.donatedID = donatedID
@@ -218,9 +221,10 @@ final class FakeBroker: BrokerService {
         record(.setSiteOptedOut(site, optedOut))
     }
 
-    func editMedia(_ id: Int64, title: String?, artists: [String]?, album: String??) async throws(MediaBrokerError) -> GenericMedia {
+    func editMedia(_ id: Int64, title: String?, artists: [String]?, album: String??, fromNowOn: Bool) async throws(MediaBrokerError)
+        -> GenericMedia {
         try check("editMedia")
-        record(.editMedia(id, title, artists, album))
+        record(.editMedia(id, title, artists, album, fromNowOn: fromNowOn))
         return GenericMedia(id: id, title: title ?? "Told", artists: artists ?? ["Told Artist"], album: album ?? "Told Album",
                             date: Date(timeIntervalSince1970: 1_800_000_000))
     }
@@ -229,6 +233,16 @@ final class FakeBroker: BrokerService {
         try check("undoEdit")
         record(.undoEdit(id))
         return GenericMedia(id: id, title: "Told", artists: ["Told Artist"], date: Date(timeIntervalSince1970: 1_800_000_000))
+    }
+
+    func rules() async throws(MediaBrokerError) -> [CorrectionRuleInfo] {
+        try check("rules")
+        return ruleList
+    }
+
+    func removeRule(_ id: Int64) async throws(MediaBrokerError) {
+        try check("removeRule")
+        record(.removeRule(id))
     }
 
     func newApps() async throws(MediaBrokerError) -> NewAppsMode {

@@ -94,12 +94,13 @@ import Testing
         #expect(PauseCommand.optionNames == ["--until", "--json", "--help", "-h"])
         #expect(ResumeCommand.optionNames == ["--json", "--help", "-h"])
         #expect(NewAppsCommand.optionNames == ["--json", "--help", "-h"])
-        #expect(EditCommand.optionNames == ["--title", "--artist", "--album", "--undo", "--json", "--help", "-h"])
+        #expect(EditCommand.optionNames == ["--title", "--artist", "--album", "--from-now-on", "--undo", "--json", "--help", "-h"])
+        #expect(RulesCommand.optionNames == ["--json", "--ids", "--help", "-h"])
         #expect(ExportCommand.optionNames == ["--since", "--until", "--app", "--format", "--help", "-h"])
         #expect(
             BrokerCtl.allSubcommands.map { $0.name } == [
                 "recent", "moments", "now", "follow", "status", "donate", "media", "pause", "resume", "apps", "new-apps", "opt-out", "opt-in", "readers",
-                "allow", "deny", "forget", "edit", "purge", "retention", "export", "help",
+                "allow", "deny", "forget", "edit", "rules", "purge", "retention", "export", "help",
             ])
     }
 

@@ -52,3 +52,57 @@ import Testing
         #expect(try broker.stop() == .exited(0))
     }
 }
+
+/// Issue 34 §3's rules on real parts: `edit --from-now-on` corrects real mpv's next play of the
+/// same track as it is recorded, and not another app's; `rules remove` stops it.
+@Suite(.serialized, .timeLimit(.minutes(3))) struct CorrectionRuleEndToEndTests {
+    @Test("a rule corrects mpv's next play of the same track, not another app's; removed, the next play is recorded as told")
+    func ruleCorrectsTheNextPlay() async throws {
+        let bus = try PrivateBus.start()
+        let broker = try RunningBroker(bus: bus, arguments: ["--min-listen", "2"])
+        let client = try broker.client()
+        let media = try TemporaryDirectory(prefix: "media")
+        let track = media.appending("teardorp.ogg")
+        try AudioFixture.makeTaggedTrack(at: track, title: "Teardorp", artist: "Massive Atack", album: "Mezzanine", seconds: 3)
+        func play() async throws {
+            let player = try MPVPlayer.launch(playing: [track], on: bus)
+            #expect(try player.process.waitForExit(timeout: .seconds(20)) == .exited(0))
+            try await broker.waitUntilNoPlayers(client)
+        }
+
+        try await play()
+        let first = try #require(try await client.recentMedia().first)
+        #expect(first.title == "Teardorp" && first.appID == "mpv")
+        let changed = try await client.mediaChanged()
+        let edit = try broker.brokerCtl(["edit", String(first.id), "--title", "Teardrop", "--artist", "Massive Attack", "--from-now-on"])
+        #expect(edit.status == .exited(0) && edit.standardOutput.contains("Later listens"), "\(edit.standardError)")
+        var changes = changed.makeAsyncIterator()
+        #expect(await changes.next()?.title == "Teardrop", "the client's mediaChanged stream tells the correction")
+
+        let added = try await client.mediaAdded()
+        try await play()
+        var news = added.makeAsyncIterator()
+        let next = try #require(await news.next())
+        #expect(next.title == "Teardrop" && next.artists == ["Massive Attack"] && next.album == "Mezzanine",
+                "the rule corrects the listen as it is recorded and announced; the album is left as told")
+        let other = try await client.donate(Donation(appID: "org.example.Radio", title: "Teardorp", artists: ["Massive Atack"],
+                                                     started: Date().addingTimeInterval(-60), listened: .seconds(30)))
+        #expect(try await client.media(ids: [other]).first?.title == "Teardorp", "another app's listen is recorded as told")
+
+        let listed = try broker.brokerCtl(["rules", "--json"])
+        #expect(listed.standardOutput.contains(#""app_id":"mpv","title":"Teardorp","artists":["Massive Atack"]"#), "\(listed.standardOutput)")
+        let ruleID = try #require(try broker.brokerCtl(["rules", "--ids"]).standardOutput.split(separator: "\n").first.map(String.init))
+        let undo = try broker.brokerCtl(["edit", String(next.id), "--undo"])
+        #expect(undo.standardOutput.contains("now reads Teardorp"), "a listen a rule corrected keeps its told words: \(undo.standardError)")
+
+        #expect(try broker.brokerCtl(["rules", "remove", ruleID]).status == .exited(0))
+        #expect(try broker.brokerCtl(["rules"]).standardOutput.hasPrefix("No correction applies"))
+        try await play()
+        var last = await news.next()
+        while let skipped = last, skipped.appID != "mpv" { last = await news.next() }  // the donation's own
+        #expect(last?.title == "Teardorp", "without the rule the next play is recorded as told")
+        let unknown = try broker.brokerCtl(["rules", "remove", ruleID])
+        #expect(unknown.status == .exited(1) && unknown.standardError.contains("no correction rule"), "\(unknown.standardError)")
+        #expect(try broker.stop() == .exited(0))
+    }
+}

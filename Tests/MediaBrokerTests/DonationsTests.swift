@@ -12,7 +12,7 @@ struct DonationsTests {
         let gate = rig.gate(settings)
         let announcer = Announcer(connection: rig.connection, settings: settings, log: rig.log)
         let eraser = HistoryEraser(connection: rig.connection, store: rig.store, settings: settings, announcer: announcer, log: rig.log)
-        let writer = HistoryWriter(connection: rig.connection, store: rig.store, announcer: announcer, eraser: eraser, log: rig.log)
+        let writer = HistoryWriter(connection: rig.connection, store: rig.store, announcer: announcer, eraser: eraser, rules: CorrectionRules(), log: rig.log)
         let donations = Donations(connection: rig.connection, gate: gate, writer: writer, resolver: AppResolver(environment: [:]),
                                   settings: settings, rule: .lastFM)
         await rig.serve([

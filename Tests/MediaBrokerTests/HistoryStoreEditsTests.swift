@@ -15,7 +15,7 @@ struct HistoryStoreEditsTests {
         let told = makeAsset("Teardorp", artists: ["Massive Atack"])
         let id = try await answer { store.insert(told, completion: $0) }.id
         let first = try await answer { store.edit(id, with: MediaCorrection(title: "Teardrop"), at: 10, completion: $0) }
-        #expect(first?.title == "Teardrop" && first?.artists == ["Massive Atack"])
+        #expect(first?.asset.title == "Teardrop" && first?.asset.artists == ["Massive Atack"] && first?.rules == nil)
         _ = try await answer {
             store.edit(id, with: MediaCorrection(artists: ["Massive Attack"], album: .some("Mezzanine")), at: 20, completion: $0)
         }

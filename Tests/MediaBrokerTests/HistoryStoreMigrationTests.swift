@@ -20,7 +20,7 @@ struct HistoryStoreMigrationTests {
             try database.connection.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name")
                 .use { statement throws(SQLiteError) in try statement.rows { $0.text(at: 0) ?? "" } }
         }
-        #expect(tables == ["artwork", "assets", "edits", "open_listens", "settings", "sqlite_sequence"])
+        #expect(tables == ["artwork", "assets", "correction_rules", "edits", "open_listens", "settings", "sqlite_sequence"])
     }
 
     @Test func aVersionOneHistoryKeepsItsAssetsWhenArtworkArrives() async throws {

@@ -12,7 +12,7 @@ struct HistoryWriterTests {
         let settings = CurrentSettings(PrivacySettings(retentionDays: 0))
         let announcer = Announcer(connection: rig.connection, settings: settings, log: rig.log)
         let eraser = HistoryEraser(connection: rig.connection, store: rig.store, settings: settings, announcer: announcer, log: rig.log)
-        let writer = HistoryWriter(connection: rig.connection, store: rig.store, announcer: announcer, eraser: eraser, log: rig.log)
+        let writer = HistoryWriter(connection: rig.connection, store: rig.store, announcer: announcer, eraser: eraser, rules: CorrectionRules(), log: rig.log)
         await rig.serve([
             ExportedMethod("Subscribe") { call in announcer.subscribe(call, as: .host) },
             ExportedMethod("Ping") { call in call.reply() },
@@ -73,5 +73,29 @@ struct HistoryWriterTests {
         _ = try await rig.call("Ping")
         #expect(added.count == 0)
         #expect(try await answer { rig.store.count(completion: $0) } == 0)
+    }
+}
+
+/// The writer applies the person's correction rules as it records (issue 34, §3).
+@Suite("HistoryWriter: correction rules")
+struct HistoryWriterRulesTests {
+    @Test("a rule corrects the matching listen as it is recorded and announced; another app's is recorded as told")
+    func aRuleCorrectsTheNextListen() async throws {
+        let rig = try BrokerPartsRig()
+        defer { rig.close() }
+        let (writer, added) = try await HistoryWriterTests.writer(rig)
+        let rule = CorrectionRule(id: 1, appID: "mpv", title: "Teardorp", artists: ["Artist"],
+                                  correction: MediaCorrection(title: "Teardrop"), created: 0)
+        let outcomes = Mailbox<Result<InsertOutcome, StoreError>>()
+        await rig.onBusThread {
+            writer.use(CorrectionRules([rule]))
+            writer.record(makeAsset("Teardorp", app: "mpv", started: 1), openKey: nil) { outcomes.put($0) }
+            writer.record(makeAsset("Teardorp", app: "vlc", started: 2), openKey: nil) { outcomes.put($0) }
+        }
+        let corrected = try await outcomes.take().get()
+        _ = try await outcomes.take().get()
+        #expect(try await added.take().first?.vardict()["title"] == .string("Teardrop"))
+        #expect(try await added.take().first?.vardict()["title"] == .string("Teardorp"), "another app's listen")
+        #expect(try await answer { rig.store.undoEdit(corrected.id, completion: $0) }?.title == "Teardorp", "the told words are kept")
     }
 }

@@ -13,7 +13,7 @@ struct StatusQueriesTests {
         let gate = rig.gate(settings)
         let announcer = Announcer(connection: rig.connection, settings: settings, log: rig.log)
         let eraser = HistoryEraser(connection: rig.connection, store: rig.store, settings: settings, announcer: announcer, log: rig.log)
-        let writer = HistoryWriter(connection: rig.connection, store: rig.store, announcer: announcer, eraser: eraser, log: rig.log)
+        let writer = HistoryWriter(connection: rig.connection, store: rig.store, announcer: announcer, eraser: eraser, rules: CorrectionRules(), log: rig.log)
         let resolver = AppResolver(environment: [:])
         let players = PlayerTracker(connection: rig.connection, writer: writer, resolver: resolver, arrivals: ConnectionArrivals(),
                                     settings: settings.value, rule: .lastFM, artworkFolder: nil, log: rig.log)

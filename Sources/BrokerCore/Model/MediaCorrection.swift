@@ -12,6 +12,15 @@ package struct MediaCorrection: Sendable, Hashable {
         self.album = album
     }
 
+    /// The correction that makes `original`'s words read as `corrected`'s: only what differs, so
+    /// a rule made from a corrected listen leaves alone what the person did not change (a later
+    /// play's album, when only the title was wrong).
+    package init(from original: MediaAsset, to corrected: MediaAsset) {
+        self.init(title: corrected.title == original.title ? nil : corrected.title,
+                  artists: corrected.artists == original.artists ? nil : corrected.artists,
+                  album: corrected.album == original.album ? nil : .some(corrected.album))
+    }
+
     /// Whether it corrects nothing.
     package var isEmpty: Bool { title == nil && artists == nil && album == nil }
 
@@ -34,13 +43,16 @@ package struct CorrectionRule: Sendable, Hashable {
     package var title: String
     package var artists: [String]
     package var correction: MediaCorrection
+    /// When the person made it.
+    package var created: Microseconds
 
-    package init(id: Int64, appID: String, title: String, artists: [String], correction: MediaCorrection) {
+    package init(id: Int64, appID: String, title: String, artists: [String], correction: MediaCorrection, created: Microseconds) {
         self.id = id
         self.appID = appID
         self.title = title
         self.artists = artists
         self.correction = correction
+        self.created = created
     }
 
     /// Whether `asset`, as it was told, is the listen this rule corrects.
@@ -51,30 +63,16 @@ package struct CorrectionRule: Sendable, Hashable {
 
 /// The person's correction rules, newest last. Pure.
 package struct CorrectionRules: Sendable, Hashable {
-    package private(set) var rules: [CorrectionRule]
+    package let rules: [CorrectionRule]
 
     package init(_ rules: [CorrectionRule] = []) {
         self.rules = rules
     }
 
-    /// `asset` corrected by the newest rule that matches it, unchanged when none does. Applied to
-    /// a listen that is recorded, so exclusion, opt-outs and a pause were applied before.
-    package func corrected(_ asset: MediaAsset) -> MediaAsset {
-        guard !rules.isEmpty, let rule = rules.last(where: { $0.matches(asset) }) else { return asset }
+    /// `asset` corrected by the newest rule that matches it; `nil` when none does. Applied to a
+    /// listen that is recorded, so exclusion, opt-outs and a pause were applied before.
+    package func corrected(_ asset: MediaAsset) -> MediaAsset? {
+        guard !rules.isEmpty, let rule = rules.last(where: { $0.matches(asset) }) else { return nil }
         return rule.correction.applied(to: asset)
-    }
-
-    /// Adds `rule`, replacing one for the same app, title and artists.
-    package mutating func add(_ rule: CorrectionRule) {
-        rules.removeAll { $0.appID == rule.appID && $0.title == rule.title && $0.artists == rule.artists }
-        rules.append(rule)
-    }
-
-    /// Removes the rule `id`; whether there was one.
-    @discardableResult
-    package mutating func remove(id: Int64) -> Bool {
-        let count = rules.count
-        rules.removeAll { $0.id == id }
-        return rules.count != count
     }
 }

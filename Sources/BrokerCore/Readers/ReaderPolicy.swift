@@ -39,7 +39,7 @@ package enum ReaderPolicy {
         case "RecentMedia", "Moments", "MediaByID", "NowPlaying", "Apps", "Subscribe": return .readHistory
         case "Donate": return .donate
         case "OptOut", "OptIn": return .optOutItself
-        case "SetAppOptedOut", "SetSiteOptedOut", "Purge", "SetReaderAccess", "Pause", "Resume", "EditMedia", "UndoEdit":
+        case "SetAppOptedOut", "SetSiteOptedOut", "Purge", "SetReaderAccess", "Pause", "Resume", "EditMedia", "UndoEdit", "Rules", "RemoveRule":
             return .changeSettings
         case "Readers": return .seeGrants
         case "RequestAccess": return .askForAccess

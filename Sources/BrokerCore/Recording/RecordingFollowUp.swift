@@ -8,12 +8,16 @@ package struct RecordingFollowUp<Failure: StoreFailure> {
     /// for an asset on disk).
     package struct Record {
         package var asset: MediaAsset
+        /// The words the player or app told, when a correction rule changed them.
+        package var told: MediaAsset?
         /// The record of the listen in progress it finishes, removed in the same transaction.
         package var openKey: String?
         package var completion: (@Sendable (Result<InsertOutcome, Failure>) -> Void)?
 
-        package init(asset: MediaAsset, openKey: String?, completion: (@Sendable (Result<InsertOutcome, Failure>) -> Void)?) {
+        package init(asset: MediaAsset, told: MediaAsset? = nil, openKey: String?,
+                     completion: (@Sendable (Result<InsertOutcome, Failure>) -> Void)?) {
             self.asset = asset
+            self.told = told
             self.openKey = openKey
             self.completion = completion
         }

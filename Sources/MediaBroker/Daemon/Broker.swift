@@ -28,14 +28,14 @@ final class Broker: @unchecked Sendable {
     private let keeper: SettingsKeeper
     private let object: BrokerObject.Parts
 
-    init(connection: BusConnection, store: HistoryStore, settings loaded: PrivacySettings, options: BrokerOptions,
-         environment: [String: String], log: Log) {
+    init(connection: BusConnection, store: HistoryStore, settings loaded: PrivacySettings, rules: CorrectionRules,
+         options: BrokerOptions, environment: [String: String], log: Log) {
         let settings = CurrentSettings(loaded)
         let resolver = AppResolver(environment: environment)
         let arrivals = ConnectionArrivals()
         let announcer = Announcer(connection: connection, settings: settings, log: log)
         let eraser = HistoryEraser(connection: connection, store: store, settings: settings, announcer: announcer, log: log)
-        let writer = HistoryWriter(connection: connection, store: store, announcer: announcer, eraser: eraser, log: log)
+        let writer = HistoryWriter(connection: connection, store: store, announcer: announcer, eraser: eraser, rules: rules, log: log)
         let rule: ListenRule = options.minimumListenSeconds.map { .minimum(seconds: $0) } ?? .lastFM
         let players = PlayerTracker(
             connection: connection, writer: writer, resolver: resolver, arrivals: arrivals, settings: loaded, rule: rule,
@@ -62,7 +62,7 @@ final class Broker: @unchecked Sendable {
             settings: settings, keeper: keeper, gate: gate, questions: questions, announcer: announcer, queries: queries,
             status: StatusQueries(players: players, gate: gate, store: store, settings: settings, resolver: resolver),
             donations: Donations(connection: connection, gate: gate, writer: writer, resolver: resolver, settings: settings, rule: rule),
-            eraser: eraser, picks: picks, editor: HistoryEditor(store: store, announcer: announcer, loop: connection.loop))
+            eraser: eraser, picks: picks, editor: HistoryEditor(store: store, writer: writer, announcer: announcer, loop: connection.loop))
         self.connection = connection
         self.players = players
         self.writer = writer

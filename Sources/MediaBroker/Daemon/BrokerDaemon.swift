@@ -89,8 +89,9 @@ public enum BrokerDaemon {
         let leftovers = ResultBox<Result<[OpenListen], StoreError>>()
         store.openListens { leftovers.set($0) }
         let settings = loadSettings(from: store, log: log)
+        let rules = loadRules(from: store, log: log)
 
-        let broker = Broker(connection: connection, store: store, settings: settings, options: options,
+        let broker = Broker(connection: connection, store: store, settings: settings, rules: rules, options: options,
                             environment: environment, log: log)
         if case .some(let error) = waitFor({ done in
             if !connection.loop.execute({ broker.watchConnections(done: done) }) { done(BusError(.disconnected, "the connection is closed")) }
@@ -167,6 +168,18 @@ public enum BrokerDaemon {
         case .failure(let error):
             log.error("cannot read the settings (\(error)); media recording stays off")
             return PrivacySettings(mediaEnabled: false)
+        }
+    }
+
+    /// The person's correction rules; when they cannot be read, listens are recorded as told
+    /// (nothing is lost: each can still be corrected).
+    private static func loadRules(from store: HistoryStore, log: Log) -> CorrectionRules {
+        switch waitFor({ done in store.correctionRules { done($0) } }) {
+        case .success(let rules):
+            return CorrectionRules(rules)
+        case .failure(let error):
+            log.error("cannot read the correction rules (\(error)); listens are recorded as players tell them")
+            return CorrectionRules()
         }
     }
 

@@ -122,13 +122,23 @@ enum BrokerInterfaceDocs {
             since: 7,
             arguments: [
                 "id": "The asset; one the history does not hold is InvalidArgs.",
-                "changes": "Any of title (s, not empty), artist (s) or artists (as), album (s; empty clears it), read and cleaned as Donate reads them; another key, or none, is InvalidArgs.",
+                "changes": "Any of title (s, not empty), artist (s) or artists (as), album (s; empty clears it), read and cleaned as Donate reads them; another key, or none, is InvalidArgs. from_now_on (b, version 8): also keep the correction as a rule for the same app's later listens told with the words this one was first recorded with (see Rules).",
                 "asset": assets("The asset as it now reads."),
             ]),
         "UndoEdit": Doc(
             "Puts back the words a corrected listen was first recorded with (host callers only); told to subscribers as MediaChanged. An asset with no correction is InvalidArgs.",
             since: 7,
             arguments: ["id": "The asset.", "asset": assets("The asset as it now reads.")]),
+        "Rules": Doc(
+            "The correction rules made with EditMedia's from_now_on (host callers only), oldest first. As a listen is recorded, the newest rule for its app and its words as told corrects it; exclusion, opt-outs and a pause apply first.",
+            since: 8,
+            arguments: [
+                "rules": "Each rule is an a{sv}: id (x); app_id (s); title (s) and artists (as), the words it matches as the app tells them; correction (a{sv}: title (s), artists (as), album (s, empty clears it) — only the words it changes); created (x, µs since the epoch).",
+            ]),
+        "RemoveRule": Doc(
+            "Removes a correction rule (host callers only): later listens are recorded as told. The listens it corrected keep their correction, and UndoEdit still puts each one's first words back. An unknown id is InvalidArgs.",
+            since: 8,
+            arguments: ["id": "The rule, as Rules gives it."]),
         "SetSiteOptedOut": Doc(
             "The person keeps a site out of the history in every web browser, or lets it in again: from now on a listen on the site (or a subdomain) is not recorded, and one playing now is discarded. Listens kept from it stay until purged (Purge with site). Answers once the change is on disk.",
             since: 7,

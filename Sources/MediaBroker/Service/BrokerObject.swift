@@ -93,6 +93,8 @@ enum BrokerObject {
                                outputs: [Argument("asset", .vardict, annotations: assetKeys)]) { call in parts.editor.editMedia(call) },
                 ExportedMethod("UndoEdit", inputs: [Argument("id", .int64)],
                                outputs: [Argument("asset", .vardict, annotations: assetKeys)]) { call in parts.editor.undoEdit(call) },
+                ExportedMethod("Rules", outputs: [Argument("rules", "aa{sv}")]) { call in parts.editor.rules(call) },
+                ExportedMethod("RemoveRule", inputs: [Argument("id", .int64)]) { call in parts.editor.removeRule(call) },
                 ExportedMethod("Pause", inputs: [Argument("options", .vardict)]) { call in parts.keeper.pause(call) },
                 ExportedMethod("Resume") { call in parts.keeper.resume(call) },
                 ExportedMethod("PickMedia", inputs: [Argument("parent_window", .string), Argument("options", .vardict)],

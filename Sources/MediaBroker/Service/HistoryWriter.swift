@@ -25,13 +25,22 @@ final class HistoryWriter: @unchecked Sendable {
 
     private var recording = Recording()
     private var retryTimer: TimerToken?
+    /// The person's correction rules, applied to each asset as it is recorded (issue 34, §3).
+    private var rules: CorrectionRules
 
-    init(connection: BusConnection, store: HistoryStore, announcer: Announcer, eraser: HistoryEraser, log: Log) {
+    init(connection: BusConnection, store: HistoryStore, announcer: Announcer, eraser: HistoryEraser,
+         rules: CorrectionRules, log: Log) {
         self.connection = connection
         self.store = store
         self.announcer = announcer
         self.eraser = eraser
+        self.rules = rules
         self.log = log
+    }
+
+    /// The rules from now on, once they are on disk.
+    func use(_ rules: CorrectionRules) {
+        self.rules = rules
     }
 
     /// Carries out the store work one player event asked for, as one unit: one transaction, which
@@ -60,9 +69,10 @@ final class HistoryWriter: @unchecked Sendable {
     }
 
     /// Stores a finished listen or a donation (removing the listen's open record in the same
-    /// transaction when `openKey` is given) and announces it once it is on disk. A second
-    /// delivery of the same listen is stored once and announced once. `completion` runs once the
-    /// asset is stored, or could not be and will not be tried again.
+    /// transaction when `openKey` is given) and announces it once it is on disk; a correction rule
+    /// for its words corrects it first. A second delivery of the same listen is stored once and
+    /// announced once. `completion` runs once the asset is stored, or could not be and will not be
+    /// tried again.
     func record(_ asset: MediaAsset, openKey: String?, completion: (@Sendable (Result<InsertOutcome, StoreError>) -> Void)? = nil) {
         guard let bounded = asset.bounded else {
             log.warning("not recording a listen from an app whose id breaks the rule (\(AssetContract.appIDRule)) or that has no title")
@@ -70,7 +80,11 @@ final class HistoryWriter: @unchecked Sendable {
             completion?(.failure(.sqlite(SQLiteError(code: .constraint, message: "the app id breaks the rule, or the title is empty"))))
             return
         }
-        attempt(Recording.Record(asset: bounded, openKey: openKey, completion: completion))
+        if let corrected = rules.corrected(bounded)?.bounded {
+            attempt(Recording.Record(asset: corrected, told: bounded, openKey: openKey, completion: completion))
+        } else {
+            attempt(Recording.Record(asset: bounded, openKey: openKey, completion: completion))
+        }
     }
 
     private func attempt(_ record: Recording.Record) {
@@ -80,9 +94,9 @@ final class HistoryWriter: @unchecked Sendable {
             }
         }
         if let openKey = record.openKey {
-            store.finishOpenListen(key: openKey, asset: record.asset, completion: answered)
+            store.finishOpenListen(key: openKey, asset: record.asset, correctedFrom: record.told, completion: answered)
         } else {
-            store.insert(record.asset, completion: answered)
+            store.insert(record.asset, correctedFrom: record.told, completion: answered)
         }
     }
 

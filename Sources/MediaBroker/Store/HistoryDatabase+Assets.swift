@@ -10,24 +10,29 @@ extension HistoryDatabase {
 
     /// Records one asset atomically: in its own transaction (on disk when this returns), or inside
     /// the store's group commit (on disk when that commits).
-    func insert(_ asset: MediaAsset) throws(StoreError) -> InsertOutcome {
+    func insert(_ asset: MediaAsset, correctedFrom told: MediaAsset? = nil) throws(StoreError) -> InsertOutcome {
         try sql { () throws(SQLiteError) in
-            try connection.transaction { () throws(SQLiteError) in try insertInTransaction(asset) }
+            try connection.transaction { () throws(SQLiteError) in try insertInTransaction(asset, correctedFrom: told) }
         }
     }
 
     /// The insert itself, for callers that already hold a transaction. The asset's own `id` is
-    /// ignored: ids are the store's to give.
+    /// ignored: ids are the store's to give. `told`: the words the player told, when a correction
+    /// rule changed them — kept as the asset's first words, so the correction can be undone.
     ///
     /// `ON CONFLICT DO NOTHING` keeps the first delivery of a listen; the existing id is then looked
     /// up through the same unique index that detected the conflict.
-    func insertInTransaction(_ asset: MediaAsset) throws(SQLiteError) -> InsertOutcome {
+    func insertInTransaction(_ asset: MediaAsset, correctedFrom told: MediaAsset? = nil) throws(SQLiteError) -> InsertOutcome {
         let inserted = try connection.cachedStatement(Self.insertSQL).use { statement throws(SQLiteError) in
             try AssetColumns.bind(asset, to: statement)
             try statement.step()
             return connection.changes == 1
         }
-        if inserted { return InsertOutcome(id: connection.lastInsertRowID, wasNew: true) }
+        if inserted {
+            let id = connection.lastInsertRowID
+            if let told { try keepFirstWords(of: id, told, at: asset.ended) }
+            return InsertOutcome(id: id, wasNew: true)
+        }
         let existing = try connection.cachedStatement(Self.existingIDSQL).use { statement throws(SQLiteError) in
             try statement.bind(asset.appID, at: 1)
             try statement.bind(asset.started, at: 2)

@@ -54,10 +54,10 @@ extension HistoryDatabase {
 
     /// Records the finished listen and forgets its checkpoint in one transaction: after a crash
     /// there is either the open listen or the asset, never both and never neither.
-    func finishOpenListen(key: String, asset: MediaAsset) throws(StoreError) -> InsertOutcome {
+    func finishOpenListen(key: String, asset: MediaAsset, correctedFrom told: MediaAsset? = nil) throws(StoreError) -> InsertOutcome {
         try sql { () throws(SQLiteError) in
             try connection.transaction { () throws(SQLiteError) in
-                let outcome = try insertInTransaction(asset)
+                let outcome = try insertInTransaction(asset, correctedFrom: told)
                 try deleteOpenListen(key: key)
                 return outcome
             }

@@ -6,9 +6,10 @@ extension HistoryStore {
 
     /// Records `asset` durably (the commit is `fsync`ed) unless the same listen — same `appID`,
     /// `started` and `title` — is already stored, in which case the stored one is kept and its id
-    /// returned with `wasNew == false`. The asset's own `id` is ignored.
-    func insert(_ asset: MediaAsset, completion: @escaping Completion<InsertOutcome>) {
-        perform(.write, { database throws(StoreError) in try database.insert(asset) }, completion: completion)
+    /// returned with `wasNew == false`. The asset's own `id` is ignored. `told`: the words the app
+    /// told, when a correction rule changed them.
+    func insert(_ asset: MediaAsset, correctedFrom told: MediaAsset? = nil, completion: @escaping Completion<InsertOutcome>) {
+        perform(.write, { database throws(StoreError) in try database.insert(asset, correctedFrom: told) }, completion: completion)
     }
 
     /// How many assets are stored, opted-out apps included.

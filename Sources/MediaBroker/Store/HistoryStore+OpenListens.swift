@@ -29,9 +29,11 @@ extension HistoryStore {
     }
 
     /// Records the finished listen as an asset and forgets its checkpoint, in one transaction.
-    func finishOpenListen(key: String, asset: MediaAsset, completion: @escaping Completion<InsertOutcome>) {
+    /// `told`: the words the player told, when a correction rule changed them.
+    func finishOpenListen(key: String, asset: MediaAsset, correctedFrom told: MediaAsset? = nil,
+                          completion: @escaping Completion<InsertOutcome>) {
         perform(.write, { database throws(StoreError) in
-            try database.finishOpenListen(key: key, asset: asset)
+            try database.finishOpenListen(key: key, asset: asset, correctedFrom: told)
         }, completion: completion)
     }
 }

@@ -98,6 +98,26 @@ enum Schema {
             CREATE TRIGGER edits_go_with_their_asset AFTER DELETE ON assets
                 BEGIN DELETE FROM edits WHERE asset_id = old.id; END;
             """),
+        Migration(version: 6, sql: """
+            -- Correction rules (issue 34): the person's correction of one app's listen, applied to
+            -- its later listens told with the same title and artists. `artists` is '' for none, so
+            -- the key is unique; a `new_` column left NULL keeps what the player told, except that
+            -- `album_set` says whether the album is corrected (to `new_album`, NULL clearing it).
+            -- AUTOINCREMENT: a removed rule's id is never given again, so `rules remove ID` typed
+            -- from an old listing cannot remove another rule.
+            CREATE TABLE correction_rules(
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                app_id TEXT NOT NULL,
+                title TEXT NOT NULL,
+                artists TEXT NOT NULL,
+                new_title TEXT,
+                new_artists TEXT,
+                album_set INTEGER NOT NULL DEFAULT 0,
+                new_album TEXT,
+                created INTEGER NOT NULL,
+                UNIQUE(app_id, title, artists)
+            );
+            """),
     ]
 
     /// The newest version this code can read and write.
