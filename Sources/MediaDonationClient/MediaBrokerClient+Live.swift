@@ -6,7 +6,8 @@ extension MediaBrokerClient {
     /// signal), each delivered once, in order. Subscribed before this returns, so nothing
     /// recorded afterwards is missed. A sandboxed app receives them only while the person allows
     /// it to read (``MediaBrokerError/accessDenied(_:)`` before). Ends when the broker leaves the bus (it stopped or crashed)
-    /// or the bus connection is lost; stop iterating (or cancel the task) to unsubscribe.
+    /// or the bus connection is lost; stop iterating (or cancel the task) to unsubscribe. Keep
+    /// this client while iterating: its end closes the connection the stream listens on.
     ///
     /// ```swift
     /// for await media in try await broker.mediaAdded() { print(media.title ?? "?") }

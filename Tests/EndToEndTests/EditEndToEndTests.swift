@@ -54,9 +54,9 @@ import Testing
 }
 
 /// Issue 34 §3's rules on real parts: `edit --from-now-on` corrects real mpv's next play of the
-/// same track as it is recorded, and not another app's; `rules remove` stops it.
+/// same track as it is recorded, and not another app's, also after a restart; `rules remove` stops it.
 @Suite(.serialized, .timeLimit(.minutes(3))) struct CorrectionRuleEndToEndTests {
-    @Test("a rule corrects mpv's next play of the same track, not another app's; removed, the next play is recorded as told")
+    @Test("a rule corrects mpv's next play of the same track, not another app's, after a restart too; removed, the next play is recorded as told")
     func ruleCorrectsTheNextPlay() async throws {
         let bus = try PrivateBus.start()
         let broker = try RunningBroker(bus: bus, arguments: ["--min-listen", "2"])
@@ -64,13 +64,13 @@ import Testing
         let media = try TemporaryDirectory(prefix: "media")
         let track = media.appending("teardorp.ogg")
         try AudioFixture.makeTaggedTrack(at: track, title: "Teardorp", artist: "Massive Atack", album: "Mezzanine", seconds: 3)
-        func play() async throws {
+        func play(on broker: RunningBroker) async throws {
             let player = try MPVPlayer.launch(playing: [track], on: bus)
             #expect(try player.process.waitForExit(timeout: .seconds(20)) == .exited(0))
-            try await broker.waitUntilNoPlayers(client)
+            try await broker.waitUntilNoPlayers(try broker.client())
         }
 
-        try await play()
+        try await play(on: broker)
         let first = try #require(try await client.recentMedia().first)
         #expect(first.title == "Teardorp" && first.appID == "mpv")
         let changed = try await client.mediaChanged()
@@ -80,7 +80,7 @@ import Testing
         #expect(await changes.next()?.title == "Teardrop", "the client's mediaChanged stream tells the correction")
 
         let added = try await client.mediaAdded()
-        try await play()
+        try await play(on: broker)
         var news = added.makeAsyncIterator()
         let next = try #require(await news.next())
         #expect(next.title == "Teardrop" && next.artists == ["Massive Attack"] && next.album == "Mezzanine",
@@ -89,20 +89,28 @@ import Testing
                                                      started: Date().addingTimeInterval(-60), listened: .seconds(30)))
         #expect(try await client.media(ids: [other]).first?.title == "Teardorp", "another app's listen is recorded as told")
 
+        #expect(try await client.rules().map { [$0.appID, $0.title, $0.correctedTitle] } == [["mpv", "Teardorp", "Teardrop"]])
         let listed = try broker.brokerCtl(["rules", "--json"])
         #expect(listed.standardOutput.contains(#""app_id":"mpv","title":"Teardorp","artists":["Massive Atack"]"#), "\(listed.standardOutput)")
         let ruleID = try #require(try broker.brokerCtl(["rules", "--ids"]).standardOutput.split(separator: "\n").first.map(String.init))
         let undo = try broker.brokerCtl(["edit", String(next.id), "--undo"])
         #expect(undo.standardOutput.contains("now reads Teardorp"), "a listen a rule corrected keeps its told words: \(undo.standardError)")
 
-        #expect(try broker.brokerCtl(["rules", "remove", ruleID]).status == .exited(0))
-        #expect(try broker.brokerCtl(["rules"]).standardOutput.hasPrefix("No correction applies"))
-        try await play()
-        var last = await news.next()
-        while let skipped = last, skipped.appID != "mpv" { last = await news.next() }  // the donation's own
-        #expect(last?.title == "Teardorp", "without the rule the next play is recorded as told")
-        let unknown = try broker.brokerCtl(["rules", "remove", ruleID])
-        #expect(unknown.status == .exited(1) && unknown.standardError.contains("no correction rule"), "\(unknown.standardError)")
         #expect(try broker.stop() == .exited(0))
+
+        let restarted = try RunningBroker(bus: bus, data: broker.data, arguments: ["--min-listen", "2"])
+        let restartedClient = try restarted.client()
+        let again = try await restartedClient.mediaAdded()
+        var recorded = again.makeAsyncIterator()
+        try await play(on: restarted)
+        #expect(await recorded.next()?.title == "Teardrop", "the rule outlives the broker")
+        #expect(try restarted.brokerCtl(["rules", "remove", ruleID]).status == .exited(0))
+        #expect(try restarted.brokerCtl(["rules"]).standardOutput.hasPrefix("No correction applies"))
+        try await play(on: restarted)
+        #expect(await recorded.next()?.title == "Teardorp", "without the rule the next play is recorded as told")
+        #expect(try await restartedClient.rules().isEmpty)
+        let unknown = try restarted.brokerCtl(["rules", "remove", ruleID])
+        #expect(unknown.status == .exited(1) && unknown.standardError.contains("no correction rule"), "\(unknown.standardError)")
+        #expect(try restarted.stop() == .exited(0))
     }
 }
