@@ -1,0 +1,126 @@
+/// The daily journaling suggestion's policy (issue 35, docs/journal-apps.md): when it comes, and
+/// which moment it offers. Pure: the runtime gives it the clock, the person's local time and the
+/// moments it read.
+package enum DailySuggestion {
+    /// A moment is worth writing about when it holds at least this many listens…
+    package static let minimumListens = 3
+    /// …heard for at least this long in all.
+    package static let minimumListened: Microseconds = 10 * 60 * 1_000_000
+    /// How many earlier years "On this day" looks back.
+    package static let yearsBack = 5
+
+    /// What a suggestion offers: a moment of today, or of the same date `yearsAgo` years before.
+    package struct Choice: Equatable, Sendable {
+        package var moment: Moment
+        /// 0 for today's.
+        package var yearsAgo: Int
+    }
+
+    /// The first instant after `now` whose local time of day is `time`, read with the offset in
+    /// force at that instant: 21:00 stays 21:00 across a change of clocks. A time the change skips
+    /// or repeats comes once, within an hour of it.
+    package static func nextTime(after now: Microseconds, at time: TimeOfDay, localTime: LocalTime) -> Microseconds {
+        let localNow = now + localTime.offset(now)
+        let localMidnight = localNow - modulo(localNow, LocalTime.day)
+        for days in 0...2 {
+            let local = localMidnight + Microseconds(days) * LocalTime.day + Microseconds(time.seconds) * 1_000_000
+            // The offset at the target instant, found from a first guess with today's offset.
+            let guess = local - localTime.offset(now)
+            let instant = local - localTime.offset(guess)
+            if instant > now { return instant }
+        }
+        return now + LocalTime.day
+    }
+
+    /// Whether `moment` is worth a suggestion.
+    package static func isWorthWriting(_ moment: Moment) -> Bool {
+        moment.assets.count >= minimumListens && moment.listened >= minimumListened
+    }
+
+    /// The moment to suggest: today's most listened moment worth writing about; when today has
+    /// none, the most listened one on the same date in the nearest earlier year that has one.
+    /// `earlier` holds each earlier year's moments, by how many years ago.
+    package static func choose(today: [Moment], earlier: [Int: [Moment]] = [:]) -> Choice? {
+        if let moment = mostListened(today) { return Choice(moment: moment, yearsAgo: 0) }
+        for yearsAgo in earlier.keys.sorted() {
+            if let moment = mostListened(earlier[yearsAgo] ?? []) { return Choice(moment: moment, yearsAgo: yearsAgo) }
+        }
+        return nil
+    }
+
+    private static func mostListened(_ moments: [Moment]) -> Moment? {
+        // Ties go to the later moment: the evening's over the morning's.
+        moments.filter(isWorthWriting).max { ($0.listened, $0.started) < ($1.listened, $1.started) }
+    }
+
+    /// The listening days "On this day" reads: for each of the ``yearsBack`` years before, the
+    /// listening day (04:00 to 04:00, local) on the same date as the day beginning at `dayStart`.
+    /// A 29 February has no date in a year that is not a leap year, and is left out there.
+    package static func sameDayInEarlierYears(as dayStart: Microseconds, localTime: LocalTime)
+        -> [(yearsAgo: Int, since: Microseconds, until: Microseconds)] {
+        let localMidnight = dayStart + localTime.offset(dayStart) - LocalTime.dayBegins
+        let date = CivilDate(daysSinceEpoch: Int((localMidnight - modulo(localMidnight, LocalTime.day)) / LocalTime.day))
+        return (1...yearsBack).compactMap { yearsAgo in
+            guard let earlier = CivilDate(year: date.year - yearsAgo, month: date.month, day: date.day) else { return nil }
+            let since = localTime.instant(atLocal: Microseconds(earlier.daysSinceEpoch) * LocalTime.day + LocalTime.dayBegins)
+            let until = localTime.instant(atLocal: Microseconds(earlier.daysSinceEpoch + 1) * LocalTime.day + LocalTime.dayBegins)
+            return (yearsAgo, since, until)
+        }
+    }
+
+    private static func modulo(_ a: Microseconds, _ b: Microseconds) -> Microseconds {
+        let r = a % b
+        return r < 0 ? r + b : r
+    }
+}
+
+extension LocalTime {
+    /// The instant whose local time is `local` (microseconds of local time since 1970-01-01
+    /// 00:00 local), with the offset in force then.
+    func instant(atLocal local: Microseconds) -> Microseconds {
+        let guess = local - offset(local)
+        return local - offset(guess)
+    }
+}
+
+/// A date of the proleptic Gregorian calendar, to go from a day to the same date years before.
+/// Days since 1970-01-01 by Howard Hinnant's `days_from_civil` and `civil_from_days`. Pure.
+struct CivilDate: Equatable {
+    let year: Int
+    let month: Int
+    let day: Int
+
+    init?(year: Int, month: Int, day: Int) {
+        guard (1...12).contains(month), (1...Self.days(inMonth: month, of: year)).contains(day) else { return nil }
+        (self.year, self.month, self.day) = (year, month, day)
+    }
+
+    init(daysSinceEpoch days: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shiftedMonth = (5 * dayOfYear + 2) / 153
+        day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+        month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+        year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+    }
+
+    var daysSinceEpoch: Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    static func days(inMonth month: Int, of year: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+}

@@ -1,0 +1,29 @@
+/// The ids suggestions hand to journal apps (in the URL, then back in `PickMedia`'s
+/// `suggestion`): random, so an id reveals nothing by itself, each naming the moment it was made
+/// for. The broker keeps the newest ``capacity`` in memory only: after a restart, or for an id it
+/// never gave, the picker opens as usual. Pure; the runtime draws the random ids.
+package struct SuggestionTokens: Sendable {
+    package static let capacity = 32
+
+    private var moments: [(token: String, momentID: String)] = []
+
+    package init() {}
+
+    /// Remembers that `token` names moment `momentID`, forgetting the oldest beyond ``capacity``.
+    package mutating func remember(_ token: String, for momentID: String) {
+        moments.removeAll { $0.token == token }
+        moments.append((token, momentID))
+        if moments.count > Self.capacity { moments.removeFirst(moments.count - Self.capacity) }
+    }
+
+    /// The moment `token` was made for, if the broker gave it.
+    package func moment(for token: String) -> String? {
+        moments.last { $0.token == token }?.momentID
+    }
+
+    /// Whether `token` can be a suggestion's id: 32 lowercase hexadecimal digits, as the broker
+    /// draws them; anything else is refused before it is looked up.
+    package static func isWellFormed(_ token: String) -> Bool {
+        token.utf8.count == 32 && token.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+    }
+}
