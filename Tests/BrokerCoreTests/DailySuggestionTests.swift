@@ -1,5 +1,6 @@
 import Testing
 @testable import BrokerCore
+import Clocks
 
 /// The daily journaling suggestion (issue 35): it comes at the person's local time, also across a
 /// change of clocks, and offers the day's most listened moment worth writing about, or the same
