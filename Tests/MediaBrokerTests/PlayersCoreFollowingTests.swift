@@ -77,7 +77,23 @@ struct PlayersCoreFollowingTests {
         #expect(harness.core.followedPlayers().first?.playbackStatus == "Paused")
     }
 
-    @Test("the same signal after something else reached the player is applied again, not dropped as a repeat")
+    @Test("a repeat of a signal that started no read is only counted, as long as nothing else came in between")
+    func repeatDropped() throws {
+        let harness = PlayersCoreHarness()
+        let ref = try harness.follow("org.mpris.MediaPlayer2.vlc", as: ":1.5")
+        harness.play(ref, "Teardrop")
+        #expect(harness.core.repeatedSignal(from: ":1.5") == nil)
+        let paused = try PropertiesChangedReadingTests.body(PropertiesChangedReadingTests.signal(["PlaybackStatus": .string("Paused")]))
+        harness.feed(.propertiesChanged(sender: ":1.5", path: PlayersCore.mprisPath, body: paused))
+        #expect(harness.core.repeatedSignal(from: ":1.5") == [])
+        #expect(harness.core.repeatedSignal(from: ":1.5") == [])
+        #expect(harness.core.repeatedSignal(from: ":1.9") == nil)
+        // Every signal counts towards the next check of who is on the bus, repeats too.
+        let repeats = (2...PlayersCore.signalsBetweenNameChecks).flatMap { _ in harness.core.repeatedSignal(from: ":1.5") ?? [] }
+        #expect(repeats == [.listNames])
+    }
+
+    @Test("the same signal after something else reached the core is read again, not dropped as a repeat")
     func repeatAfterChange() throws {
         let harness = PlayersCoreHarness()
         let ref = try harness.follow("org.mpris.MediaPlayer2.vlc", as: ":1.5")
@@ -86,8 +102,19 @@ struct PlayersCoreFollowingTests {
         harness.feed(.propertiesChanged(sender: ":1.5", path: PlayersCore.mprisPath, body: paused))
         harness.answer(ref, ["PlaybackStatus": .string("Playing")])
         #expect(harness.core.followedPlayers().first?.playbackStatus == "Playing")
+        #expect(harness.core.repeatedSignal(from: ":1.5") == nil)
         harness.feed(.propertiesChanged(sender: ":1.5", path: PlayersCore.mprisPath, body: paused))
         #expect(harness.core.followedPlayers().first?.playbackStatus == "Paused")
+    }
+
+    @Test("a signal that started a read is never dropped as a repeat: the same again starts the read again (quirk 11)")
+    func repeatOfReadNotDropped() throws {
+        let harness = PlayersCoreHarness()
+        let ref = try harness.follow("org.mpris.MediaPlayer2.vlc", as: ":1.5")
+        harness.play(ref, "One")
+        let invalidated = try PropertiesChangedReadingTests.body(PropertiesChangedReadingTests.signal([:], invalidated: ["PlaybackStatus"]))
+        #expect(harness.feed(.propertiesChanged(sender: ":1.5", path: PlayersCore.mprisPath, body: invalidated)).contains(.read(ref, .player)))
+        #expect(harness.core.repeatedSignal(from: ":1.5") == nil)
     }
 
     @Test("a new track without its status reads the player again (quirk 10); an invalidated property too (quirk 11)")

@@ -11,6 +11,11 @@ extension PlayersCore.Input {
     static func answered(_ ref: PlayerRef, _ read: PlayersCore.Read, _ reply: Result<[DBusValue], BusError>) -> Self {
         .answered(ref, PlayersCore.Answer(read, reply))
     }
+
+    /// A `PropertiesChanged` with `body`, read as ``PlayerTracker`` reads one that is no repeat.
+    static func propertiesChanged(sender: String, path: String?, body: MessageBody) -> Self {
+        .propertiesChanged(sender: sender, path: path, signal: PropertiesChangedSignal(body, readingPropertiesOf: PlayersCore.playerInterface))
+    }
 }
 
 extension PlayerIdentity {
@@ -29,13 +34,6 @@ extension LeftoverListens {
         at now: Microseconds
     ) -> PlayerListening? {
         resuming(leftover, with: PlayerProperties(properties), rule: rule, recordingAllowed: recordingAllowed, at: now)
-    }
-}
-
-extension PropertiesChangedSignal {
-    init?(_ body: MessageBody, readingPropertiesOf wanted: String) {
-        guard let signal = body.decoded(readingPropertiesOf: wanted) else { return nil }
-        self = signal
     }
 }
 

@@ -3,11 +3,10 @@
 extension PlayersCore {
     // MARK: Signals
 
-    func propertiesChanged(from sender: String, path: String?, _ body: any PropertiesChangedBody) {
-        guard !stopped, let player = players[sender], path == Self.mprisPath else { return lastSignal = nil }
-        if let last = lastSignal, last.sender == sender, last.body.isSame(as: body) { return }
-        let startedRead = body.decoded(readingPropertiesOf: Self.playerInterface).map { apply($0, to: player) } ?? false
-        lastSignal = startedRead ? nil : (sender, body)
+    func propertiesChanged(from sender: String, path: String?, _ signal: PropertiesChangedSignal?) {
+        guard !stopped, let player = players[sender], path == Self.mprisPath else { return }
+        let startedRead = signal.map { apply($0, to: player) } ?? false
+        if !startedRead { repeatableSender = sender }
     }
 
     /// Applies a `PropertiesChanged` signal; returns whether that started a read of the player,

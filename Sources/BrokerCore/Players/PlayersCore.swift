@@ -37,8 +37,9 @@ package final class PlayersCore {
         case ownerFound(name: String, owner: String)
         /// The bus daemon's `NameOwnerChanged` (`""` for no owner).
         case nameOwnerChanged(name: String, old: String, new: String)
-        /// A `PropertiesChanged` signal, still undecoded (see ``lastSignal``).
-        case propertiesChanged(sender: String, path: String?, body: any PropertiesChangedBody)
+        /// A `PropertiesChanged` signal, its body read (`nil`: the body is no such signal). One whose
+        /// bytes repeat the last input's goes to ``repeatedSignal(from:)`` first.
+        case propertiesChanged(sender: String, path: String?, signal: PropertiesChangedSignal?)
         case seeked(sender: String, path: String?, position: Microseconds?)
         /// `ListNames` answered the check the core asked for (`nil`: it failed).
         case onBus(names: [String]?)
@@ -154,11 +155,11 @@ package final class PlayersCore {
     /// When the core began following the bus: no listen of a player met already playing is dated
     /// earlier (the previous run recorded what played before it stopped).
     var startedAt: Microseconds = .max
-    /// The last input, when it was a `PropertiesChanged` that changed nothing and started no read:
-    /// the same signal again, with nothing else in between, changes nothing either — its
-    /// metadata, rate and status are the player's already — so it is dropped without decoding
-    /// (floods, quirk 8). Any other input forgets it.
-    var lastSignal: (sender: String, body: any PropertiesChangedBody)?
+    /// The sender of the last input, when it was a `PropertiesChanged` that started no read: the
+    /// same signal again, with nothing else in between, changes nothing — its metadata, rate and
+    /// status are the player's already — so it is dropped without decoding (floods, quirk 8; see
+    /// ``repeatedSignal(from:)``). Any other input forgets it.
+    var repeatableSender: String?
     /// What the input being handled asks the runtime to do, in order.
     var actions: [Action] = []
     /// Where art files are kept (``ArtworkFolder``); `nil`: no art is kept (a history in memory).
@@ -202,7 +203,7 @@ package final class PlayersCore {
     /// What to do about `input`, in order.
     package func handle(_ input: Input) -> [Action] {
         defer { actions = [] }
-        if case .propertiesChanged = input {} else { lastSignal = nil }
+        repeatableSender = nil
         switch input {
         case .listed(let names):
             for name in names where Self.isPlayerName(name) { actions.append(.lookUpOwner(name)) }
@@ -212,9 +213,9 @@ package final class PlayersCore {
             if !stopped, owners[name] == nil { nameOwnerChanged(name, from: "", to: owner) }
         case .nameOwnerChanged(let name, let old, let new):
             if !stopped, Self.isPlayerName(name) { nameOwnerChanged(name, from: old, to: new) }
-        case .propertiesChanged(let sender, let path, let body):
+        case .propertiesChanged(let sender, let path, let signal):
             countSignal()
-            propertiesChanged(from: sender, path: path, body)
+            propertiesChanged(from: sender, path: path, signal)
         case .seeked(let sender, let path, let position):
             countSignal()
             guard !stopped, let player = players[sender], path == Self.mprisPath, let position else { break }
@@ -250,6 +251,18 @@ package final class PlayersCore {
         case .stop:
             stop()
         }
+        return actions
+    }
+
+    /// What to do about a `PropertiesChanged` from `sender` whose bytes are those of the last one
+    /// the runtime handed over: when that was the last input and started no read, it changes
+    /// nothing and is only counted; `nil` when it must be read and handed over as
+    /// ``Input/propertiesChanged(sender:path:signal:)`` after all. The runtime compares the bytes:
+    /// the core never sees them.
+    package func repeatedSignal(from sender: String) -> [Action]? {
+        guard sender == repeatableSender else { return nil }
+        defer { actions = [] }
+        countSignal()
         return actions
     }
 

@@ -1,5 +1,6 @@
 /// The arguments of a `org.freedesktop.DBus.Properties.PropertiesChanged` signal —
-/// `(s interface, a{sv} changed, as invalidated)` — as the broker's values.
+/// `(s interface, a{sv} changed, as invalidated)` — as the broker's values. How a D-Bus body is
+/// read: `PropertiesChangedSignal+Reading.swift`.
 package struct PropertiesChangedSignal: Equatable, Sendable {
     let interface: String
     /// Read only for the interface the tracker follows: empty for any other.
@@ -11,14 +12,4 @@ package struct PropertiesChangedSignal: Equatable, Sendable {
         self.changed = changed
         self.invalidated = invalidated
     }
-}
-
-/// A `PropertiesChanged` signal's body as the runtime received it, decoded only when the core
-/// asks: a flooding player repeats one signal thousands of times a minute (quirk 8), and a repeat
-/// is dropped by comparing bodies. How a D-Bus body is read: `PropertiesChangedSignal+Reading.swift`.
-package protocol PropertiesChangedBody: Sendable {
-    func isSame(as other: any PropertiesChangedBody) -> Bool
-    /// The signal, its changed properties read only for the interface `wanted`; `nil` when the
-    /// body is no such signal.
-    func decoded(readingPropertiesOf wanted: String) -> PropertiesChangedSignal?
 }

@@ -27,6 +27,9 @@ final class PlayerTracker: @unchecked Sendable, SettingsKeeper.Observer, NameWat
     private var barriers: [() -> Void] = []
     /// Reads the art players point at, off the bus thread; made at the first art told.
     private var artworkReads: ArtworkReads?
+    /// The last `PropertiesChanged` handed to the core and its sender: the same bytes again may
+    /// be a repeat the core drops without their being read (floods, quirk 8).
+    private var lastSignal: (sender: String, body: MessageBody)?
     /// Asks the person about new apps: given at ``start(askingWith:completion:)``, since its
     /// answers go through the settings keeper, which is built after the tracker it tells of changes.
     private var questions: NewAppQuestions?
@@ -81,7 +84,7 @@ final class PlayerTracker: @unchecked Sendable, SettingsKeeper.Observer, NameWat
         started = true
         let subscriptions: [Subscription] = [
             (MatchRule(interface: .properties, member: "PropertiesChanged", path: Self.mprisPath),
-             { [self] in feedSignal(.propertiesChanged(sender: $0.sender ?? "", path: $0.path?.rawValue, body: $0.body)) }),
+             { [self] in propertiesChanged($0) }),
             (MatchRule(interface: Self.playerInterface, member: "Seeked", path: Self.mprisPath),
              { [self] in feedSignal(.seeked(sender: $0.sender ?? "", path: $0.path?.rawValue, position: Self.position(in: $0))) }),
         ]
@@ -159,12 +162,30 @@ final class PlayerTracker: @unchecked Sendable, SettingsKeeper.Observer, NameWat
         feed(input)
     }
 
+    /// Hands a `PropertiesChanged` to the core: one whose bytes and sender are those of the last
+    /// one goes undecoded, as a repeat, unless the core needs it read (``PlayersCore/repeatedSignal(from:)``).
+    private func propertiesChanged(_ message: BusMessage) {
+        guard started, !stopped else { return }
+        let sender = message.sender ?? ""
+        if let last = lastSignal, last.sender == sender, last.body == message.body,
+           let actions = core.repeatedSignal(from: sender) {
+            return carryOut(actions)
+        }
+        lastSignal = (sender, message.body)
+        feed(.propertiesChanged(sender: sender, path: message.path?.rawValue,
+                                signal: PropertiesChangedSignal(message.body, readingPropertiesOf: PlayersCore.playerInterface)))
+    }
+
     // MARK: Carrying out
 
-    /// Hands `input` to the core and carries out what it says; the store work of one input goes to
-    /// the writer as one unit (one transaction, shared with the next inputs' while a player floods them).
+    /// Hands `input` to the core and carries out what it says.
     private func feed(_ input: PlayersCore.Input) {
-        let actions = core.handle(input)
+        carryOut(core.handle(input))
+    }
+
+    /// Carries out what the core said about one input; its store work goes to the writer as one
+    /// unit (one transaction, shared with the next inputs' while a player floods them).
+    private func carryOut(_ actions: [PlayersCore.Action]) {
         var storesSomething = false
         for action in actions {
             if case .store = action { storesSomething = true } else { perform(action) }

@@ -4,20 +4,17 @@ import BrokerCore
 /// A signal's body read where it lies: of the changed properties only the few the tracker follows
 /// are decoded (``PlayerProperties/take(_:_:)``), and of `Metadata` only the keys ``TrackMetadata``
 /// reads, never the whole tree of values.
-extension MessageBody: PropertiesChangedBody {
-    func isSame(as other: any PropertiesChangedBody) -> Bool {
-        (other as? MessageBody) == self
-    }
-
-    /// `nil` unless the body is three arguments, the first a string (`s`, `o` or `g`). A second
-    /// argument that is not a string-keyed dictionary changes nothing, a third that is not a list of
-    /// strings invalidates nothing — as ``DBusValue``'s readers would take them.
-    func decoded(readingPropertiesOf wanted: String) -> PropertiesChangedSignal? {
+extension PropertiesChangedSignal {
+    /// The signal, its changed properties read only for the interface `wanted`; `nil` unless the
+    /// body is three arguments, the first a string (`s`, `o` or `g`). A second argument that is not
+    /// a string-keyed dictionary changes nothing, a third that is not a list of strings invalidates
+    /// nothing — as ``DBusValue``'s readers would take them.
+    init?(_ body: MessageBody, readingPropertiesOf wanted: String) {
         var interface: String?
         var changed = PlayerProperties()
         var invalidated: DBusValue?
         do {
-            try read { (reader: inout BodyReader) throws(MarshallingError) in
+            try body.read { (reader: inout BodyReader) throws(MarshallingError) in
                 interface = try? reader.value().string()
                 guard interface != nil else { return }
                 let isWanted = interface == wanted
@@ -31,6 +28,6 @@ extension MessageBody: PropertiesChangedBody {
             return nil
         }
         guard let interface, let invalidated else { return nil }
-        return PropertiesChangedSignal(interface: interface, changed: changed, invalidated: (try? invalidated.strings()) ?? [])
+        self.init(interface: interface, changed: changed, invalidated: (try? invalidated.strings()) ?? [])
     }
 }
