@@ -313,7 +313,7 @@ func checkReadInPlace(_ message: OpaquePointer, _ values: [DBusValue]) {
     expect(elements == expectedElements, "elements read in place differ from the values read whole: \(values)")
 
     let player = "org.mpris.MediaPlayer2.Player"
-    let signal = body.decoded(readingPropertiesOf: player)
+    let signal = PropertiesChangedSignal(body, readingPropertiesOf: player)
     let isSignal = values.count == 3 && (try? values[0].string()) != nil
     expect((signal != nil) == isSignal, "PropertiesChanged read in place: \(signal != nil), read whole: \(isSignal)")
     guard let signal else { return }
