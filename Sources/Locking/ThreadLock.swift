@@ -40,7 +40,9 @@ public final class ThreadLock: @unchecked Sendable {
         pthread_mutex_unlock(mutex)
     }
 
-    /// Runs `body` with the lock held.
+    /// Runs `body` with the lock held. Inlinable, so that other modules specialise it rather than
+    /// call it generically (the store work of every track change takes it).
+    @inlinable
     public func withLock<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
         lock()
         defer { unlock() }

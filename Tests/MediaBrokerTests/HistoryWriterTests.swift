@@ -49,10 +49,10 @@ struct HistoryWriterTests {
         let (writer, added) = try await Self.writer(rig)
         let listen = makeAsset("Freddie Freeloader")
         await rig.onBusThread {
-            writer.carryOut([ListenRecorder.StoreWork.saveOpenListen(key: "k", asset: listen, checkpoint: listen.started)])
+            writer.together { writer.carryOut(.saveOpenListen(key: "k", asset: listen, checkpoint: listen.started)) }
         }
         #expect(try await answer { rig.store.openListens(completion: $0) }.map(\.key) == ["k"])
-        await rig.onBusThread { writer.carryOut([ListenRecorder.StoreWork.record(listen, openKey: "k")]) }
+        await rig.onBusThread { writer.together { writer.carryOut(.record(listen, openKey: "k")) } }
         #expect(try await added.take().first?.vardict()["title"] == .string("Freddie Freeloader"))
         #expect(try await answer { rig.store.openListens(completion: $0) }.isEmpty)
         #expect(try await answer { rig.store.count(completion: $0) } == 1)

@@ -184,14 +184,17 @@ final class PlayerTracker: @unchecked Sendable, SettingsKeeper.Observer, NameWat
     }
 
     /// Carries out what the core said about one input; its store work goes to the writer as one
-    /// unit (one transaction, shared with the next inputs' while a player floods them).
+    /// unit (one transaction, shared with the next inputs' while a player floods them). The actions
+    /// are visited in place, not copied: store work carries whole assets (the `track_change_no_art` row).
     private func carryOut(_ actions: [PlayersCore.Action]) {
         var storesSomething = false
-        for action in actions {
-            if case .store = action { storesSomething = true } else { perform(action) }
+        for index in actions.indices {
+            if case .store = actions[index] { storesSomething = true } else { perform(actions[index]) }
         }
         if storesSomething {
-            writer.carryOut(actions.lazy.compactMap { if case .store(let work) = $0 { work } else { nil } })
+            writer.together {
+                for index in actions.indices { if case .store(let work) = actions[index] { writer.carryOut(work) } }
+            }
         }
         releaseBarriersIfSettled()
     }
@@ -235,7 +238,7 @@ final class PlayerTracker: @unchecked Sendable, SettingsKeeper.Observer, NameWat
         case .cancel(let timer):
             timers.removeValue(forKey: timer)?.cancel()
         case .store(let work):
-            writer.carryOut(CollectionOfOne(work))
+            writer.together { writer.carryOut(work) }
         case .log(let level, let message):
             log.write(level, message)
         case .askAboutApp(let appID, let name, let icon):

@@ -4,7 +4,7 @@ import BrokerCore
 
 /// Writes what the broker records — players' listens and apps' donations — and announces each
 /// asset once it is on disk. A track change runs one way through it: the tracker hands over the
-/// store work of one event (``carryOut(_:)``), which goes to the store as one unit; the store's
+/// store work of one event (``together(_:)``, ``carryOut(_:)``), which goes to the store as one unit; the store's
 /// answer comes back here (``RecordingFollowUp``), and a new asset goes to the ``Announcer``.
 ///
 /// When the store fails for a reason that may pass (``StoreError/isTransient``: a full or
@@ -43,15 +43,15 @@ final class HistoryWriter: @unchecked Sendable {
         self.rules = rules
     }
 
-    /// Carries out the store work one player event asked for, as one unit: one transaction, which
-    /// may wait out a commit window to share its `fsync` with the next events' (no one waits on it).
-    func carryOut(_ works: some Sequence<ListenRecorder.StoreWork>) {
-        store.together(.noOneWaits) {
-            for work in works { carryOut(work) }
-        }
+    /// Runs `body`, which carries out the store work one player event asked for (``carryOut(_:)``),
+    /// as one unit: one transaction, which may wait out a commit window to share its `fsync` with
+    /// the next events' (no one waits on it).
+    func together(_ body: () -> Void) {
+        store.together(.noOneWaits, body)
     }
 
-    private func carryOut(_ work: ListenRecorder.StoreWork) {
+    /// Carries out a player event's store work; inside ``together(_:)``, with the rest of that event's.
+    func carryOut(_ work: ListenRecorder.StoreWork) {
         switch work {
         case .saveOpenListen(let key, let asset, let checkpoint):
             store.saveOpenListen(key: key, asset: asset, checkpoint: checkpoint) { [log] result in
