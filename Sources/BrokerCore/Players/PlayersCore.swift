@@ -268,6 +268,10 @@ package final class PlayersCore {
 
     // MARK: Questions
 
+    /// Whether `sender` is a connection the core follows as a player: another's signals are
+    /// counted, never read.
+    package func follows(_ sender: String) -> Bool { players[sender] != nil }
+
     /// The app a connection plays as, when it owns an MPRIS name; `nil` for anyone else.
     package func appID(ofPlayer uniqueName: String) -> String? {
         guard let player = players[uniqueName], !player.busNames.isEmpty else { return nil }

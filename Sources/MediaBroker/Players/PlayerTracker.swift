@@ -171,6 +171,8 @@ final class PlayerTracker: @unchecked Sendable, SettingsKeeper.Observer, NameWat
            let actions = core.repeatedSignal(from: sender) {
             return carryOut(actions)
         }
+        // A connection that is no player of ours (a hostile flood on the MPRIS path) is not decoded.
+        guard core.follows(sender) else { return feed(.propertiesChanged(sender: sender, path: message.path?.rawValue, signal: nil)) }
         lastSignal = (sender, message.body)
         feed(.propertiesChanged(sender: sender, path: message.path?.rawValue,
                                 signal: PropertiesChangedSignal(message.body, readingPropertiesOf: PlayersCore.playerInterface)))
