@@ -67,6 +67,8 @@ public struct PreferencesGroup: View {
 /// A row with a title, a subtitle, and a control at its end (`AdwActionRow`). The control keeps
 /// its own accessible name: made the row's activatable widget, GTK 4.8 would append the row's
 /// title to it.
+/// The title and subtitle are plain text, never markup: they hold words from players and apps
+/// (a title with `&` or `<` in it), which must show as they are.
 @MainActor
 public struct ActionRow: View {
     public let widget: Widget
@@ -74,6 +76,7 @@ public struct ActionRow: View {
     public init(title: String, subtitle: String? = nil, control: (any View)? = nil) {
         widget = Widget(adw_action_row_new())
         let row = widget.typed(AdwActionRow.self)
+        adw_preferences_row_set_use_markup(widget.typed(AdwPreferencesRow.self), 0)
         adw_preferences_row_set_title(widget.typed(AdwPreferencesRow.self), title)
         if let subtitle { adw_action_row_set_subtitle(row, subtitle) }
         if let control { adw_action_row_add_suffix(row, control.widget.pointer) }
