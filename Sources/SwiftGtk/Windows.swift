@@ -45,33 +45,3 @@ public struct Window: View {
         gtk_widget_add_controller(widget.pointer, controller)
     }
 }
-
-/// A question with a few answers over a window (`AdwMessageDialog`); `answered` gets the chosen
-/// answer's id, or `cancel` when it is dismissed.
-@MainActor
-public struct MessageDialog: View {
-    public let widget: Widget
-    private var dialog: UnsafeMutablePointer<AdwMessageDialog> { widget.typed(AdwMessageDialog.self) }
-
-    public enum Style: Sendable { case normal, suggested, destructive }
-
-    public init(over parent: Window, heading: String, body: String) {
-        widget = Widget(adw_message_dialog_new(parent.window, heading, body))
-    }
-
-    public func addAnswer(_ id: String, _ label: String, style: Style = .normal) {
-        adw_message_dialog_add_response(dialog, id, label)
-        switch style {
-        case .normal: break
-        case .suggested: adw_message_dialog_set_response_appearance(dialog, id, ADW_RESPONSE_SUGGESTED)
-        case .destructive: adw_message_dialog_set_response_appearance(dialog, id, ADW_RESPONSE_DESTRUCTIVE)
-        }
-    }
-
-    public func present(cancel: String, answered: @escaping @MainActor (String) -> Void) {
-        adw_message_dialog_set_close_response(dialog, cancel)
-        adw_message_dialog_set_default_response(dialog, cancel)
-        Signals.connectText(widget.object, "response", answered)
-        gtk_window_present(widget.typed(GtkWindow.self))
-    }
-}
