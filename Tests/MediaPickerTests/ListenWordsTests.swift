@@ -1,0 +1,61 @@
+import FoundationEssentials
+import MediaDonationClient
+@testable import MediaPicker
+import Testing
+
+/// The correction dialog's fields without a window (issue 34): how the artists line reads, and
+/// which fields a Save sends.
+@Suite struct ListenWordsTests {
+    static let teardrop = ListenWords(of: GenericMedia(
+        id: 3, title: "Teardrop", artists: ["Massive Attack", "Elizabeth Fraser"], album: "Mezzanine", date: Date()))
+
+    @Test("the fields are filled with the listen's words, the artists on one line")
+    func filled() {
+        #expect(Self.teardrop == ListenWords(title: "Teardrop", artists: "Massive Attack, Elizabeth Fraser", album: "Mezzanine"))
+        #expect(ListenWords(of: GenericMedia(id: 1, date: Date())) == ListenWords(title: "", artists: "", album: ""))
+    }
+
+    @Test("artists are separated by commas, without the spaces around them; empty ones are none")
+    func artistsLine() {
+        #expect(ListenWords.artists(in: " Massive Attack ,Horace Andy,, ") == ["Massive Attack", "Horace Andy"])
+        #expect(ListenWords.artists(in: "  ").isEmpty)
+        #expect(ListenWords.artists(in: "Björk") == ["Björk"])
+    }
+
+    @Test("only the fields that changed are sent")
+    func onlyChanges() throws {
+        var edited = Self.teardrop
+        edited.title = "Teardrop (Live)"
+        #expect(try Self.teardrop.changes(to: edited) == ListenWords.Changes(title: "Teardrop (Live)"))
+
+        edited = Self.teardrop
+        edited.artists = "Massive Attack"
+        #expect(try Self.teardrop.changes(to: edited) == ListenWords.Changes(artists: ["Massive Attack"]))
+
+        edited = Self.teardrop
+        edited.album = "Mezzanine (Deluxe)"
+        #expect(try Self.teardrop.changes(to: edited) == ListenWords.Changes(album: .some("Mezzanine (Deluxe)")))
+    }
+
+    @Test("spaces around a field and other spacing between artists change nothing")
+    func spacingIsNoChange() throws {
+        let edited = ListenWords(title: " Teardrop ", artists: "Massive Attack,Elizabeth Fraser", album: "Mezzanine  ")
+        #expect(try Self.teardrop.changes(to: edited).isEmpty)
+    }
+
+    @Test("an emptied album clears it; emptied artists clear them")
+    func clearing() throws {
+        let edited = ListenWords(title: "Teardrop", artists: " ", album: "")
+        #expect(try Self.teardrop.changes(to: edited) == ListenWords.Changes(artists: [], album: .some(nil)))
+        // A listen with no album gets none from an empty field.
+        let noAlbum = ListenWords(title: "Teardrop", artists: "", album: "")
+        #expect(try noAlbum.changes(to: noAlbum).isEmpty)
+    }
+
+    @Test("an empty title is refused before anything is sent")
+    func emptyTitle() {
+        var edited = Self.teardrop
+        edited.title = "   "
+        #expect(throws: ListenWords.Refusal.emptyTitle) { try Self.teardrop.changes(to: edited) }
+    }
+}
