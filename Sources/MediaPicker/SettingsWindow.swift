@@ -4,8 +4,9 @@ import SwiftGtk
 
 /// The Listening History settings, on one page: recording on or off, paused for a while, and how
 /// long listens are kept; which apps are recorded, what becomes of a new one, and which sites in
-/// browsers; which sandboxed apps may read; deleting the history. Each control makes the same call
-/// `broker-ctl` makes, through the client library; a call that fails says why.
+/// browsers; which sandboxed apps may read; the recent listens, each of which can be corrected;
+/// deleting the history. Each control makes the same call `broker-ctl` makes, through the client
+/// library; a call that fails says why.
 @MainActor
 final class SettingsWindow {
     private let client: MediaBrokerClient
@@ -14,6 +15,8 @@ final class SettingsWindow {
     private let apps = PreferencesGroup(title: "Apps", description: "Listens are recorded from the apps switched on.")
     private let readers = PreferencesGroup(title: "Apps That May Read",
                                            description: "Sandboxed apps read your listening history only when allowed here.")
+    private let listens = PreferencesGroup(title: "Recent Listens",
+                                           description: "What your journal shows. Correct a listen whose words are wrong.")
     /// The rows shown, by group, to take away when the settings are read again.
     private var shown: [(group: PreferencesGroup, row: ActionRow)] = []
     private var pauseSwitch: Switch?
@@ -28,6 +31,7 @@ final class SettingsWindow {
         page.add(recording)
         page.add(apps)
         page.add(readers)
+        page.add(listens)
         let deleting = PreferencesGroup(title: "Delete")
         deleting.add(ActionRow(title: "Delete all listening history", subtitle: "Every kept listen and its art",
                                control: Button("_Delete…") { [unowned self] in confirmDeletion() }
@@ -96,6 +100,21 @@ final class SettingsWindow {
             }.accessibleLabel("Let \(name) read")), to: readers)
         }
         if state.readers.isEmpty { add(ActionRow(title: "No sandboxed app has asked to read"), to: readers) }
+        for listen in state.recentListens { add(listenRow(listen), to: listens) }
+        if state.recentListens.isEmpty { add(ActionRow(title: "Nothing has been kept yet"), to: listens) }
+    }
+
+    /// A kept listen: its words, the app and when, and a button to correct it.
+    private func listenRow(_ listen: GenericMedia) -> ActionRow {
+        let title = listen.title ?? "Untitled"
+        let words = listen.artists.isEmpty ? title : "\(title) — \(ListenWords.text(of: listen.artists))"
+        let app = listen.appName ?? listen.appID ?? "An app"
+        return ActionRow(title: words, subtitle: "\(app) · \(LocalClockText.text(of: listen.date))",
+                         // The label is the button's child, not its mnemonic label: GTK 4.8 would read
+                         // a mnemonic label after the accessible name ("Edit Teardrop Edit…").
+                         control: Button(child: Label("Edit…")) { [unowned self] in correct(listen) }
+                             .accessibleLabel("Edit \(title)")
+                             .align(vertical: .center))
     }
 
     /// A site in browsers, recorded unless kept out.
@@ -190,6 +209,44 @@ final class SettingsWindow {
         }
     }
 
+    /// Corrects `listen` as the person says in the dialog, or puts back its first words; the window
+    /// is read again either way, so the row shows the words the broker now keeps.
+    private func correct(_ listen: GenericMedia) {
+        CorrectionDialog.present(over: window.window, listen: listen) { [unowned self] answer in
+            let client = client
+            let title = listen.title ?? "Untitled"
+            Task.detached {
+                let failure: (heading: String, body: String)?
+                do throws(MediaBrokerError) {
+                    switch answer {
+                    case .save(let changes):
+                        _ = try await client.editMedia(listen.id, title: changes.title, artists: changes.artists, album: changes.album)
+                    case .restoreOriginal:
+                        _ = try await client.undoEdit(listen.id)
+                    }
+                    failure = nil
+                } catch {
+                    failure = Self.correctionFailure(error, title: title, restoring: answer.isRestore)
+                }
+                MainThread.perform { [self] in
+                    if let failure { report(failure.body, heading: failure.heading) }
+                    load()
+                }
+            }
+        }
+    }
+
+    /// What the person reads when a correction fails. Restoring a listen that was never corrected
+    /// is refused by the broker (InvalidArgs, "holds no correction"): that is said plainly, as
+    /// nothing is wrong.
+    nonisolated static func correctionFailure(_ error: MediaBrokerError, title: String, restoring: Bool) -> (heading: String, body: String) {
+        if restoring, case .invalidArguments(let why) = error, why.contains("holds no correction") {
+            return ("Nothing to Restore", "“\(title)” has not been corrected: it already reads as it was recorded.")
+        }
+        let body = restoring ? "“\(title)” could not be restored: \(error)" : "“\(title)” could not be corrected: \(error)"
+        return (somethingWentWrong, body)
+    }
+
     private func confirmDeletion() {
         let dialog = MessageDialog(over: window.window, heading: "Delete All Listening History?",
                                    body: "Every listen MediaBroker kept, and its art, is deleted. Apps that already received listens keep them.")
@@ -202,8 +259,10 @@ final class SettingsWindow {
         }
     }
 
-    private func report(_ message: String) {
-        let dialog = MessageDialog(over: window.window, heading: "Something Went Wrong", body: message)
+    private nonisolated static let somethingWentWrong = "Something Went Wrong"
+
+    private func report(_ message: String, heading: String = somethingWentWrong) {
+        let dialog = MessageDialog(over: window.window, heading: heading, body: message)
         dialog.addAnswer("close", "Close")
         dialog.present(cancel: "close") { _ in }
     }
@@ -218,7 +277,12 @@ struct SettingsState: Sendable {
     var optedOutSites: [String] = []
     var apps: [AppInfo] = []
     var readers: [ReaderInfo] = []
+    /// The most recent kept listens, newest first.
+    var recentListens: [GenericMedia] = []
     var error: MediaBrokerError?
+
+    /// How many recent listens the window shows: enough to find the one just heard.
+    static let recentListenCount = 10
 
     static func read(from client: MediaBrokerClient) async -> SettingsState {
         var state = SettingsState()
@@ -230,6 +294,7 @@ struct SettingsState: Sendable {
             state.optedOutSites = try await client.optedOutSites()
             state.apps = try await client.apps()
             state.readers = try await client.readers()
+            state.recentListens = try await client.recentMedia(limit: recentListenCount)
         } catch {
             state.error = error
         }

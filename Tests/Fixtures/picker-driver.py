@@ -11,10 +11,13 @@ step in order:
     toggle:NAME    flips the check box or switch named NAME with a click of the mouse at its middle,
                    as GTK 4.8's check boxes and switches expose no AT-SPI action and cannot be
                    focused through AT-SPI (their extents are the window's, so its origin is added)
+    type:NAME=TEXT replaces what the text field named NAME holds with TEXT, as typing would (its
+                   AT-SPI EditableText), and waits until the field reads TEXT
     keys:KEYS      gives the window the keyboard and types KEYS (xdotool key names, separated by
                    spaces: Tab, Return, space, alt+s)
     focused:NAME   fails unless the control named NAME has the keyboard focus
     expect:NAME    fails unless something named NAME is showing (a label, a control)
+    disabled:NAME  fails unless a button named NAME shows, unavailable (greyed out)
     control:NAME   fails unless a button, check box or switch named NAME is showing
     roles          prints every named node showing as ROLE<TAB>NAME
     controls       prints every control showing (button, check box, switch…) as ROLE<TAB>NAME,
@@ -72,7 +75,7 @@ def wait_for(what, probe):
 
 def describe_controls(window):
     return "; ".join("%s %r" % (node.getRoleName(), node.name) for node in walk(window)
-                     if node.getRoleName() in BUTTONS | TOGGLES and showing(node)) or "none"
+                     if node.getRoleName() in BUTTONS | TOGGLES | FIELDS and showing(node)) or "none"
 
 
 def describe_windows():
@@ -106,6 +109,7 @@ def walk(node):
 
 BUTTONS = {"push button"}
 TOGGLES = {"check box", "toggle button", "switch", "radio button"}
+FIELDS = {"entry", "text", "password text"}
 
 
 def enabled(node):
@@ -138,6 +142,11 @@ def checked_state(window, name):
         return (node, node.getState().contains(pyatspi.STATE_CHECKED)) if node else None
     except Exception:
         return None
+
+
+def field_text(node):
+    text = node.queryText()
+    return text.getText(0, text.characterCount)
 
 
 def x_windows(window):
@@ -195,6 +204,14 @@ def main():
                                  lambda: checked_state(window(), name))
             click(window(), node)
             wait_for(name + " to flip", lambda: node.getState().contains(pyatspi.STATE_CHECKED) != was)
+        elif verb == "type":
+            field, _, typed = name.partition("=")
+            node = wait_for(lambda: "a text field named " + field + ", enabled (controls: " + describe_controls(window()) + ")",
+                            lambda: enabled(find(window(), field, FIELDS)))
+            if not node.queryEditableText().setTextContents(typed):
+                fail(field + " did not take the text")
+            wait_for(lambda: field + " to read " + repr(typed) + " (it reads " + repr(field_text(node)) + ")",
+                     lambda: field_text(node) == typed)
         elif verb == "keys":
             for xid in x_windows(window()):
                 subprocess.run(["xdotool", "windowfocus", "--sync", xid], check=True)
@@ -207,6 +224,9 @@ def main():
                                  for node in walk(window())))
         elif verb == "expect":
             wait_for(name, lambda: find(window(), name))
+        elif verb == "disabled":
+            wait_for(lambda: name + ", disabled (controls: " + describe_controls(window()) + ")",
+                     lambda: (lambda node: node is not None and not enabled(node))(find(window(), name, BUTTONS)))
         elif verb == "control":
             wait_for("a control named " + name, lambda: find(window(), name, BUTTONS | TOGGLES))
         elif verb == "roles":

@@ -59,3 +59,23 @@ import Testing
         #expect(throws: ListenWords.Refusal.emptyTitle) { try Self.teardrop.changes(to: edited) }
     }
 }
+
+/// What the settings window says when a correction fails.
+@Suite struct CorrectionFailureTests {
+    @Test("restoring a listen never corrected is said plainly, not as something gone wrong")
+    func nothingToRestore() {
+        let refusal = MediaBrokerError.invalidArguments("asset 3 holds no correction to undo")
+        let said = SettingsWindow.correctionFailure(refusal, title: "Teardrop", restoring: true)
+        #expect(said.heading == "Nothing to Restore")
+        #expect(said.body == "“Teardrop” has not been corrected: it already reads as it was recorded.")
+    }
+
+    @Test("any other failure says what could not be done and why")
+    func otherFailures() {
+        let saving = SettingsWindow.correctionFailure(.brokerNotRunning, title: "Teardrop", restoring: false)
+        #expect(saving.heading == "Something Went Wrong")
+        #expect(saving.body.hasPrefix("“Teardrop” could not be corrected: the media broker is not running"))
+        let unknown = SettingsWindow.correctionFailure(.invalidArguments("the history holds no asset 9"), title: "Gone", restoring: true)
+        #expect(unknown.body == "“Gone” could not be restored: invalid arguments: the history holds no asset 9")
+    }
+}

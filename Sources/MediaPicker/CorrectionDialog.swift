@@ -1,0 +1,59 @@
+import MediaDonationClient
+import SwiftGtk
+
+/// "That's not what it was": the dialog that corrects a kept listen's words (issue 34). Its
+/// fields are filled with the words kept; Save is unavailable while the title is empty, since a
+/// listen keeps a title. The client cannot tell whether a listen was corrected, so Restore
+/// Original is always offered, and the broker says when there is nothing to restore.
+@MainActor
+enum CorrectionDialog {
+    enum Answer: Sendable {
+        case save(ListenWords.Changes)
+        case restoreOriginal
+    }
+
+    /// The accessible names of the dialog's fields and the words of its body, for the person and
+    /// for tests that drive it.
+    static let titleField = "Title", artistsField = "Artists", albumField = "Album"
+    static let body = "Your journal and the apps that read your history see the words you save. Restore Original puts back the words first recorded."
+
+    /// Asks how `listen` should read; `answered` runs only for Save with something changed, or for
+    /// Restore Original.
+    static func present(over parent: Window, listen: GenericMedia, answered: @escaping @MainActor (Answer) -> Void) {
+        let kept = ListenWords(of: listen)
+        let dialog = MessageDialog(over: parent, heading: "Correct “\(listen.title ?? "Untitled")”", body: body)
+        let title = Entry(text: kept.title, placeholder: "Title", activatesDefault: true) { text in
+            dialog.setAnswer("save", enabled: text.contains { !$0.isWhitespace })
+        }.accessibleLabel(titleField)
+        let artists = Entry(text: kept.artists, placeholder: "Separate artists with commas", activatesDefault: true)
+            .accessibleLabel(artistsField)
+        let album = Entry(text: kept.album, placeholder: "No album", activatesDefault: true).accessibleLabel(albumField)
+        dialog.showBeneathText(Box(.vertical, spacing: 6, [
+            Label(titleField).styleClass("heading"), title,
+            Label("Artists, separated by commas").styleClass("heading"), artists,
+            Label(albumField).styleClass("heading"), album,
+        ]))
+        // Without mnemonics: GTK 4.8 would read a response's underscore into its accessible name.
+        dialog.addAnswer("cancel", "Cancel")
+        dialog.addAnswer("restore", "Restore Original")
+        dialog.addAnswer("save", "Save", style: .suggested)
+        dialog.setAnswer("save", enabled: !kept.title.isEmpty)
+        dialog.present(cancel: "cancel", byDefault: "save") { answer in
+            switch answer {
+            case "restore": answered(.restoreOriginal)
+            case "save":
+                let edited = ListenWords(title: title.text, artists: artists.text, album: album.text)
+                // An empty title never leaves the window: Save is unavailable without one.
+                guard let changes = try? kept.changes(to: edited), !changes.isEmpty else { return }
+                answered(.save(changes))
+            default: break
+            }
+        }
+    }
+}
+
+extension CorrectionDialog.Answer {
+    var isRestore: Bool {
+        if case .restoreOriginal = self { true } else { false }
+    }
+}
