@@ -31,15 +31,17 @@ public struct Button: View {
     }
 }
 
-/// A check box with a label; `toggled` runs after each change, by the person or by code.
+/// A check box with a label; `toggled` runs after each change, by the person or by code. A check
+/// box read only when its form is answered (a dialog's option) needs no `toggled`.
 @MainActor
 public struct CheckButton: View {
     public let widget: Widget
     private var check: UnsafeMutablePointer<GtkCheckButton> { widget.typed(GtkCheckButton.self) }
 
-    public init(_ label: String, isActive: Bool, toggled: @escaping @MainActor (Bool) -> Void) {
+    public init(_ label: String, isActive: Bool, toggled: (@MainActor (Bool) -> Void)? = nil) {
         widget = Widget(gtk_check_button_new_with_label(label))
         gtk_check_button_set_active(check, isActive ? 1 : 0)
+        guard let toggled else { return }
         let check = check
         Signals.connect(widget.object, "toggled") { toggled(gtk_check_button_get_active(check) != 0) }
     }
