@@ -58,6 +58,15 @@ struct ListenWords: Equatable, Sendable {
         return changes
     }
 
+    /// What a Save sends. With `fromNowOn`, fields left as they read still make a rule for later
+    /// plays — the title is sent as it reads — since the person asks for a listen corrected
+    /// before to be a rule too; without it, nothing changed sends nothing.
+    func changes(to edited: ListenWords, fromNowOn: Bool) throws(Refusal) -> Changes {
+        var changes = try changes(to: edited)
+        if fromNowOn, changes.isEmpty { changes.title = Self.trimmed(edited.title) }
+        return changes
+    }
+
     private static func trimmed(_ text: String) -> String {
         String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
     }

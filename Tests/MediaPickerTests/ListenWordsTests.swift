@@ -52,6 +52,17 @@ import Testing
         #expect(try noAlbum.changes(to: noAlbum).isEmpty)
     }
 
+    @Test("for later plays too, words left as they read send the title, so the listen's words become a rule")
+    func fromNowOn() throws {
+        #expect(try Self.teardrop.changes(to: Self.teardrop, fromNowOn: true) == ListenWords.Changes(title: "Teardrop"))
+        #expect(try Self.teardrop.changes(to: Self.teardrop, fromNowOn: false).isEmpty)
+        var edited = Self.teardrop
+        edited.album = ""
+        #expect(try Self.teardrop.changes(to: edited, fromNowOn: true) == ListenWords.Changes(album: .some(nil)))
+        edited.title = ""
+        #expect(throws: ListenWords.Refusal.emptyTitle) { try Self.teardrop.changes(to: edited, fromNowOn: true) }
+    }
+
     @Test("an empty title is refused before anything is sent")
     func emptyTitle() {
         var edited = Self.teardrop
