@@ -3,35 +3,40 @@ import SwiftGtk
 
 /// "That's not what it was": the dialog that corrects a kept listen's words (issue 34). Its
 /// fields are filled with the words kept; Save is unavailable while the title is empty, since a
-/// listen keeps a title. The client cannot tell whether a listen was corrected, so Restore
+/// listen keeps a title. "Correct later plays too" keeps the correction as a rule for the app's
+/// later listens told with the same words. The client cannot tell whether a listen was corrected, so Restore
 /// Original is always offered, and the broker says when there is nothing to restore.
 @MainActor
 enum CorrectionDialog {
     enum Answer: Sendable {
-        case save(ListenWords.Changes)
+        case save(ListenWords.Changes, fromNowOn: Bool)
         case restoreOriginal
     }
 
-    /// The accessible names of the dialog's fields and the words of its body, for the person and
-    /// for tests that drive it.
+    /// The accessible names of the dialog's fields, for the person and for tests that drive it.
     static let titleField = "Title", artistsField = "Artists", albumField = "Album"
+    /// The heading, which names the dialog's window: it leaves the listen's words to the fields,
+    /// so tools that find windows by name need no more than plain text.
+    static let heading = "Correct a Listen"
     static let body = "Your journal and the apps that read your history see the words you save. Restore Original puts back the words first recorded."
 
     /// Asks how `listen` should read; `answered` runs only for Save with something changed, or for
     /// Restore Original.
     static func present(over parent: Window, listen: GenericMedia, answered: @escaping @MainActor (Answer) -> Void) {
         let kept = ListenWords(of: listen)
-        let dialog = MessageDialog(over: parent, heading: "Correct “\(listen.title ?? "Untitled")”", body: body)
+        let dialog = MessageDialog(over: parent, heading: heading, body: body)
         let title = Entry(text: kept.title, placeholder: "Title", activatesDefault: true) { text in
             dialog.setAnswer("save", enabled: text.contains { !$0.isWhitespace })
         }.accessibleLabel(titleField)
         let artists = Entry(text: kept.artists, placeholder: "Separate artists with commas", activatesDefault: true)
             .accessibleLabel(artistsField)
+        let laterPlays = CheckButton("Correct later plays too", isActive: false)
         let album = Entry(text: kept.album, placeholder: "No album", activatesDefault: true).accessibleLabel(albumField)
         dialog.showBeneathText(Box(.vertical, spacing: 6, [
             Label(titleField).styleClass("heading"), title,
             Label("Artists, separated by commas").styleClass("heading"), artists,
             Label(albumField).styleClass("heading"), album,
+            laterPlays,
         ]))
         // Without mnemonics: GTK 4.8 would read a response's underscore into its accessible name.
         dialog.addAnswer("cancel", "Cancel")
@@ -44,8 +49,8 @@ enum CorrectionDialog {
             case "save":
                 let edited = ListenWords(title: title.text, artists: artists.text, album: album.text)
                 // An empty title never leaves the window: Save is unavailable without one.
-                guard let changes = try? kept.changes(to: edited), !changes.isEmpty else { return }
-                answered(.save(changes))
+                guard let changes = try? kept.changes(to: edited, fromNowOn: laterPlays.isActive), !changes.isEmpty else { return }
+                answered(.save(changes, fromNowOn: laterPlays.isActive))
             default: break
             }
         }

@@ -4,8 +4,8 @@ import SwiftGtk
 
 /// The Listening History settings, on one page: recording on or off, paused for a while, and how
 /// long listens are kept; which apps are recorded, what becomes of a new one, and which sites in
-/// browsers; which sandboxed apps may read; the recent listens, each of which can be corrected;
-/// deleting the history. Each control makes the same call `broker-ctl` makes, through the client
+/// browsers; which sandboxed apps may read; the recent listens, each of which can be corrected,
+/// and the corrections kept for later plays; deleting the history. Each control makes the same call `broker-ctl` makes, through the client
 /// library; a call that fails says why.
 @MainActor
 final class SettingsWindow {
@@ -17,6 +17,8 @@ final class SettingsWindow {
                                            description: "Sandboxed apps read your listening history only when allowed here.")
     private let listens = PreferencesGroup(title: "Recent Listens",
                                            description: "What your journal shows. Correct a listen whose words are wrong.")
+    private let corrections = PreferencesGroup(title: "Corrections",
+                                               description: "Later plays told with these words are recorded corrected.")
     /// The rows shown, by group, to take away when the settings are read again.
     private var shown: [(group: PreferencesGroup, row: ActionRow)] = []
     private var pauseSwitch: Switch?
@@ -32,6 +34,7 @@ final class SettingsWindow {
         page.add(apps)
         page.add(readers)
         page.add(listens)
+        page.add(corrections)
         let deleting = PreferencesGroup(title: "Delete")
         deleting.add(ActionRow(title: "Delete all listening history", subtitle: "Every kept listen and its art",
                                control: Button("_Delete…") { [unowned self] in confirmDeletion() }
@@ -102,12 +105,15 @@ final class SettingsWindow {
         if state.readers.isEmpty { add(ActionRow(title: "No sandboxed app has asked to read"), to: readers) }
         for listen in state.recentListens { add(listenRow(listen), to: listens) }
         if state.recentListens.isEmpty { add(ActionRow(title: "Nothing has been kept yet"), to: listens) }
+        let appNames = Dictionary(state.apps.map { ($0.appID, $0.appName ?? $0.appID) }) { first, _ in first }
+        for rule in state.rules { add(ruleRow(rule, in: appNames[rule.appID] ?? rule.appID), to: corrections) }
+        if state.rules.isEmpty { add(ActionRow(title: "No corrections apply to later plays"), to: corrections) }
     }
 
     /// A kept listen: its words, the app and when, and a button to correct it.
     private func listenRow(_ listen: GenericMedia) -> ActionRow {
         let title = listen.title ?? "Untitled"
-        let words = listen.artists.isEmpty ? title : "\(title) — \(ListenWords.text(of: listen.artists))"
+        let words = WordsLine.of(title: title, artists: listen.artists)
         let app = listen.appName ?? listen.appID ?? "An app"
         return ActionRow(title: words, subtitle: "\(app) · \(LocalClockText.text(of: listen.date))",
                          // The label is the button's child, not its mnemonic label: GTK 4.8 would read
@@ -115,6 +121,17 @@ final class SettingsWindow {
                          control: Button(child: Label("Edit…")) { [unowned self] in correct(listen) }
                              .accessibleLabel("Edit \(title)")
                              .align(vertical: .center))
+    }
+
+    /// A correction kept for later plays, and a button to stop it; the listens it corrected stay
+    /// corrected.
+    private func ruleRow(_ rule: CorrectionRuleInfo, in app: String) -> ActionRow {
+        ActionRow(title: WordsLine.rule(rule, in: app), subtitle: "Since \(LocalClockText.text(of: rule.created))",
+                  control: Button(child: Label("Remove")) { [unowned self] in
+                      change("The correction of \(rule.title)", thenReload: true) { client in try await client.removeRule(rule.id) }
+                  }
+                  .accessibleLabel("Remove correction of \(rule.title)")
+                  .align(vertical: .center))
     }
 
     /// A site in browsers, recorded unless kept out.
@@ -209,8 +226,9 @@ final class SettingsWindow {
         }
     }
 
-    /// Corrects `listen` as the person says in the dialog, or puts back its first words; the window
-    /// is read again either way, so the row shows the words the broker now keeps.
+    /// Corrects `listen` as the person says in the dialog — for later plays too, if asked — or puts
+    /// back its first words; the window is read again either way, so the rows show the words and
+    /// the corrections the broker now keeps.
     private func correct(_ listen: GenericMedia) {
         CorrectionDialog.present(over: window.window, listen: listen) { [unowned self] answer in
             let client = client
@@ -219,8 +237,9 @@ final class SettingsWindow {
                 let failure: (heading: String, body: String)?
                 do throws(MediaBrokerError) {
                     switch answer {
-                    case .save(let changes):
-                        _ = try await client.editMedia(listen.id, title: changes.title, artists: changes.artists, album: changes.album)
+                    case .save(let changes, let fromNowOn):
+                        _ = try await client.editMedia(listen.id, title: changes.title, artists: changes.artists, album: changes.album,
+                                                       fromNowOn: fromNowOn)
                     case .restoreOriginal:
                         _ = try await client.undoEdit(listen.id)
                     }
@@ -279,6 +298,8 @@ struct SettingsState: Sendable {
     var readers: [ReaderInfo] = []
     /// The most recent kept listens, newest first.
     var recentListens: [GenericMedia] = []
+    /// The corrections applied to later plays, oldest first.
+    var rules: [CorrectionRuleInfo] = []
     var error: MediaBrokerError?
 
     /// How many recent listens the window shows: enough to find the one just heard.
@@ -295,6 +316,7 @@ struct SettingsState: Sendable {
             state.apps = try await client.apps()
             state.readers = try await client.readers()
             state.recentListens = try await client.recentMedia(limit: recentListenCount)
+            state.rules = try await client.rules()
         } catch {
             state.error = error
         }

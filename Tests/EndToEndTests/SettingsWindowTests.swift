@@ -78,7 +78,7 @@ import Testing
         try await waitUntil("the history is empty", timeout: .seconds(10)) { try await client.recentMedia().isEmpty }
     }
 
-    @Test("Edit… corrects a listen's title and the row shows it; Restore Original puts the first words back; restoring a listen never corrected says so; an empty title cannot be saved (issue 34)")
+    @Test("Edit… corrects a listen's title and the row shows it; Restore Original puts the first words back; restoring a listen never corrected says so; an empty title cannot be saved; “Correct later plays too” makes a rule, which Remove removes (issue 34)")
     func correctAListen() async throws {
         let rig = try await PickerRig()
         let client = try rig.broker.client()
@@ -89,27 +89,39 @@ import Testing
         let teardrop = try #require(rig.album.first { $0.title == "Teardrop" })
         let angel = try #require(rig.album.first { $0.title == "Angel" })
         // The dialog's window is named by its heading.
-        func dialog(_ title: String) -> String { "Correct “\(title)”" }
+        let dialog = "Correct a Listen"
         func title(of listen: GenericMedia) async throws -> String? { try await client.media(ids: [listen.id]).first?.title }
 
-        _ = try rig.drive(Self.title, ["expect:Teardrop — Massive Attack", "press:Edit Teardrop"])
-        _ = try rig.drive(dialog("Teardrop"), ["type:Title=Teardrop (Live)", "press:Save", "gone"])
+        _ = try rig.drive(Self.title, ["expect:No corrections apply to later plays", "expect:Teardrop — Massive Attack", "press:Edit Teardrop"])
+        _ = try rig.drive(dialog, ["type:Title=Teardrop (Live)", "press:Save", "gone"])
         try await waitUntil("the broker keeps the new title", timeout: .seconds(10)) { try await title(of: teardrop) == "Teardrop (Live)" }
         let corrected = try #require(try await client.media(ids: [teardrop.id]).first)
         #expect(corrected.artists == ["Massive Attack"] && corrected.album == "Mezzanine", "Save sent fields that did not change")
 
         // The window reads the settings again: the row shows the new words.
         _ = try rig.drive(Self.title, ["expect:Teardrop (Live) — Massive Attack", "press:Edit Teardrop (Live)"])
-        _ = try rig.drive(dialog("Teardrop (Live)"), ["press:Restore Original", "gone"])
+        _ = try rig.drive(dialog, ["press:Restore Original", "gone"])
         try await waitUntil("the first title is back", timeout: .seconds(10)) { try await title(of: teardrop) == "Teardrop" }
         _ = try rig.drive(Self.title, ["expect:Teardrop — Massive Attack"])
 
         _ = try rig.drive(Self.title, ["press:Edit Angel"])
-        _ = try rig.drive(dialog("Angel"), ["press:Restore Original", "gone"])
+        _ = try rig.drive(dialog, ["press:Restore Original", "gone"])
         _ = try rig.drive("@has not been corrected", ["expect:Nothing to Restore", "press:Close", "gone"])
 
         _ = try rig.drive(Self.title, ["press:Edit Angel"])
-        _ = try rig.drive(dialog("Angel"), ["type:Title=", "disabled:Save", "press:Cancel", "gone"])
+        _ = try rig.drive(dialog, ["type:Title=", "disabled:Save", "press:Cancel", "gone"])
         #expect(try await title(of: angel) == "Angel", "a cancelled or refused edit changed the listen")
+
+        // For later plays too: the correction becomes a rule, listed under Corrections until removed.
+        _ = try rig.drive(Self.title, ["press:Edit Risingson"])
+        _ = try rig.drive(dialog, ["type:Title=Risingson (Remix)", "toggle:Correct later plays too", "press:Save", "gone"])
+        try await waitUntil("the broker keeps the rule", timeout: .seconds(10)) {
+            try await client.rules().map { [$0.title, $0.correctedTitle] } == [["Risingson", "Risingson (Remix)"]]
+        }
+        #expect(try await client.rules().first?.correctedArtists == nil, "the rule sets artists that were not changed")
+        _ = try rig.drive(Self.title, ["expect:Risingson — Massive Attack in org.example.Radio → Risingson (Remix) — Massive Attack",
+                                       "press:Remove correction of Risingson"])
+        try await waitUntil("the rule is removed", timeout: .seconds(10)) { try await client.rules().isEmpty }
+        _ = try rig.drive(Self.title, ["expect:No corrections apply to later plays"])
     }
 }
