@@ -136,13 +136,13 @@ extension MediaBrokerClient {
 
     // MARK: Properties
 
-    private func property(_ name: String) async throws(MediaBrokerError) -> DBusValue {
+    func property(_ name: String) async throws(MediaBrokerError) -> DBusValue {
         let reply = try await call("Get", [.string(Self.interfaceName), .string(name)], interface: .properties)
         guard let value = reply.first?.unwrapped else { throw Self.unexpected(name) }
         return value
     }
 
-    private func setProperty(_ name: String, _ value: DBusValue) async throws(MediaBrokerError) {
+    func setProperty(_ name: String, _ value: DBusValue) async throws(MediaBrokerError) {
         _ = try await call("Set", [.string(Self.interfaceName), .string(name), .variant(value)], interface: .properties)
     }
 }

@@ -12,7 +12,8 @@ the way argv[1] says:
            shown until then), as a person who answers a while later
 
 Each Notify is printed as one line: "notify APP_ICON|SUMMARY|BODY|ACTIONS" (actions joined by
-","), each CloseNotification as "closed ID", and "ready" once the name is owned.
+","), followed by "hint image-path=PATH" when it has that hint; each CloseNotification as
+"closed ID", and "ready" once the name is owned.
 """
 import signal
 import sys
@@ -45,6 +46,8 @@ class Server(dbus.service.Object):
         self.last_id += 1
         notification = self.last_id
         print("notify " + "|".join([app_icon, summary, body.replace("\n", " "), ",".join(actions)]), flush=True)
+        if "image-path" in hints:
+            print("hint image-path=" + str(hints["image-path"]), flush=True)
         if BEHAVIOUR.endswith("-later"):
             self.waiting.append((notification, list(actions)))
         else:

@@ -39,7 +39,8 @@ package enum ReaderPolicy {
         case "RecentMedia", "Moments", "MediaByID", "NowPlaying", "Apps", "Subscribe": return .readHistory
         case "Donate": return .donate
         case "OptOut", "OptIn": return .optOutItself
-        case "SetAppOptedOut", "SetSiteOptedOut", "Purge", "SetReaderAccess", "Pause", "Resume", "EditMedia", "UndoEdit", "Rules", "RemoveRule":
+        case "SetAppOptedOut", "SetSiteOptedOut", "Purge", "SetReaderAccess", "Pause", "Resume", "EditMedia", "UndoEdit", "Rules", "RemoveRule",
+             "JournalApps":
             return .changeSettings
         case "Readers": return .seeGrants
         case "RequestAccess": return .askForAccess

@@ -185,6 +185,27 @@ final class AppResolver: @unchecked Sendable {
         if !submitted { completion(asker(ownedAppID: ownedAppID, process: process)) }
     }
 
+    // MARK: Journal apps
+
+    /// The installed journal apps — those whose desktop file declares a suggestion URL (issue 35)
+    /// — by id. Blocks like `resolve(_:)`.
+    func journalApps() -> [JournalApp] {
+        withFreshSnapshot { snapshot in
+            snapshot.desktopFiles.items.values.filter { $0.entry.suggestionURL != nil && !$0.entry.hidden }
+                .sorted { $0.id < $1.id }
+                .map { item in
+                    JournalApp(id: item.id, name: name(of: item) ?? item.id, icon: icon(item.entry.icon ?? item.id, in: snapshot),
+                               desktopFile: item.path, entry: item.entry)
+                }
+        }
+    }
+
+    /// `journalApps()` on the resolver's own thread.
+    func journalApps(completion: @escaping @Sendable ([JournalApp]) -> Void) {
+        let submitted = worker.submit { completion(self.journalApps()) }
+        if !submitted { completion(journalApps()) }
+    }
+
     /// The icon file for an `Icon=` value, by the same rules and cache as the other lookups.
     func iconPath(forIcon icon: String) -> String? {
         withFreshSnapshot { self.icon(icon, in: $0) }

@@ -1,10 +1,12 @@
-/// The `[Desktop Entry]` group of a desktop file, reduced to what app identity needs.
+/// The `[Desktop Entry]` group of a desktop file, reduced to what app identity and launching a
+/// journal app need.
 ///
 /// Per the Desktop Entry spec: only the `[Desktop Entry]` group is read (actions and other groups
 /// are ignored); string values are unescaped; `Name` is taken in the given locale by the spec's
 /// matching rules. A malformed line is skipped; a file without the group parses to nil.
 struct DesktopEntry: Equatable, Sendable {
     static let group = "Desktop Entry"
+    static let suggestionURLKey = "X-MediaBroker-Suggestion-URL"
 
     /// `Type` (`Application`, `Link`, `Directory`), nil when absent.
     var type: String?
@@ -18,6 +20,10 @@ struct DesktopEntry: Equatable, Sendable {
     var noDisplay: Bool
     /// `Hidden=true`: the entry counts as deleted, and hides files with the same id further down.
     var hidden: Bool
+    /// `DBusActivatable=true`: the app is started through `org.freedesktop.Application` on the bus.
+    var dbusActivatable: Bool
+    /// `X-MediaBroker-Suggestion-URL`: a journal app's URL for a suggestion (docs/journal-apps.md).
+    var suggestionURL: String?
 
     /// Parses a desktop file's bytes; nil when there is no `[Desktop Entry]` group.
     init?(parsing bytes: [UInt8], locale: DesktopLocale?) {
@@ -40,6 +46,8 @@ struct DesktopEntry: Equatable, Sendable {
         exec = string("Exec")
         noDisplay = KeyFile.boolean(keys["NoDisplay"]) ?? false
         hidden = KeyFile.boolean(keys["Hidden"]) ?? false
+        dbusActivatable = KeyFile.boolean(keys["DBusActivatable"]) ?? false
+        suggestionURL = string(Self.suggestionURLKey)
     }
 
     /// Whether this entry describes an application (a missing `Type` is accepted leniently).

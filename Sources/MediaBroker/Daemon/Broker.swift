@@ -26,10 +26,11 @@ final class Broker: @unchecked Sendable {
     private let newApps: NewAppQuestions
     private let picks: PickRequests
     private let keeper: SettingsKeeper
+    private let suggestions: JournalSuggestions
     private let object: BrokerObject.Parts
 
     init(connection: BusConnection, store: HistoryStore, settings loaded: PrivacySettings, rules: CorrectionRules,
-         options: BrokerOptions, environment: [String: String], log: Log) {
+         suggestionSettings: SuggestionSettings, options: BrokerOptions, environment: [String: String], log: Log) {
         let settings = CurrentSettings(loaded)
         let resolver = AppResolver(environment: environment)
         let arrivals = ConnectionArrivals()
@@ -53,6 +54,9 @@ final class Broker: @unchecked Sendable {
         let gate = ReaderGate(connection: connection, settings: settings, keeper: keeper, arrivals: arrivals,
                               questions: questions, resolver: resolver, log: log)
         let queries = HistoryQueries(store: store, settings: settings, log: log)
+        let suggestions = JournalSuggestions(
+            connection: connection, store: store, queries: queries, privacy: settings, notifications: notifications, resolver: resolver,
+            launcher: JournalLauncher(connection: connection, environment: environment, log: log), settings: suggestionSettings, log: log)
         let picker = options.pickerPath.map { PickerSetup(path: $0, environment: environment) }
             ?? PickerSetup.besideExecutable(environment: environment)
         let picks = PickRequests(connection: connection, gate: gate, arrivals: arrivals, queries: queries, resolver: resolver,
@@ -62,7 +66,7 @@ final class Broker: @unchecked Sendable {
             settings: settings, keeper: keeper, gate: gate, questions: questions, announcer: announcer, queries: queries,
             status: StatusQueries(players: players, gate: gate, store: store, settings: settings, resolver: resolver),
             donations: Donations(connection: connection, gate: gate, writer: writer, resolver: resolver, settings: settings, rule: rule),
-            eraser: eraser, picks: picks, editor: HistoryEditor(store: store, writer: writer, announcer: announcer, loop: connection.loop))
+            eraser: eraser, picks: picks, editor: HistoryEditor(store: store, writer: writer, announcer: announcer, loop: connection.loop), suggestions: suggestions)
         self.connection = connection
         self.players = players
         self.writer = writer
@@ -72,6 +76,7 @@ final class Broker: @unchecked Sendable {
         self.questions = questions
         self.picks = picks
         self.keeper = keeper
+        self.suggestions = suggestions
     }
 
     /// Watches connections come and go; `done` runs once the watch is in force. Callers are told
@@ -87,6 +92,7 @@ final class Broker: @unchecked Sendable {
     func serve() {
         connection.export(BrokerObject.make(serving: object))
         keeper.armPauseEnd()
+        suggestions.start()
     }
 
     /// Takes the listens a previous run left open, then follows the players on the bus; `done`
@@ -112,6 +118,7 @@ final class Broker: @unchecked Sendable {
     /// be written, if anything. Call on the connection's thread.
     func stop() {
         keeper.stop()
+        suggestions.stop()
         writer.stop()
         eraser.stop()
         picks.stop()

@@ -90,9 +90,10 @@ public enum BrokerDaemon {
         store.openListens { leftovers.set($0) }
         let settings = loadSettings(from: store, log: log)
         let rules = loadRules(from: store, log: log)
+        let suggestions = loadSuggestionSettings(from: store, log: log)
 
-        let broker = Broker(connection: connection, store: store, settings: settings, rules: rules, options: options,
-                            environment: environment, log: log)
+        let broker = Broker(connection: connection, store: store, settings: settings, rules: rules, suggestionSettings: suggestions,
+                            options: options, environment: environment, log: log)
         if case .some(let error) = waitFor({ done in
             if !connection.loop.execute({ broker.watchConnections(done: done) }) { done(BusError(.disconnected, "the connection is closed")) }
         }) {
@@ -180,6 +181,25 @@ public enum BrokerDaemon {
         case .failure(let error):
             log.error("cannot read the correction rules (\(error)); listens are recorded as players tell them")
             return CorrectionRules()
+        }
+    }
+
+    /// The journaling suggestions' settings; when they cannot be read, suggestions stay off until
+    /// set again (nothing is sent that the person may have turned off).
+    private static func loadSuggestionSettings(from store: HistoryStore, log: Log) -> SuggestionSettings {
+        switch waitFor({ done in store.setting(SuggestionSettings.storeKey) { done($0) } }) {
+        case .success(nil):
+            return SuggestionSettings()
+        case .success(let text?):
+            do {
+                return try SuggestionSettings(decoding: text)
+            } catch {
+                log.error("the stored suggestion settings are damaged (\(error)); suggestions stay off until set again")
+                return SuggestionSettings()
+            }
+        case .failure(let error):
+            log.error("cannot read the suggestion settings (\(error)); suggestions stay off")
+            return SuggestionSettings()
         }
     }
 

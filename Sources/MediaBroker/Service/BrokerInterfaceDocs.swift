@@ -139,6 +139,12 @@ enum BrokerInterfaceDocs {
             "Removes a correction rule (host callers only): later listens are recorded as told. The listens it corrected keep their correction, and UndoEdit still puts each one's first words back. An unknown id is InvalidArgs.",
             since: 8,
             arguments: ["id": "The rule, as Rules gives it."]),
+        "JournalApps": Doc(
+            "The installed journal apps (host callers only): those whose desktop file declares X-MediaBroker-Suggestion-URL (docs/journal-apps.md).",
+            since: 9,
+            arguments: [
+                "apps": "Each app is an a{sv}: id (s, its desktop-file id without .desktop); name (s); icon (s, when one resolves); url (s, its suggestion URL template, when usable) or problem (s, why it cannot be used).",
+            ]),
         "SetSiteOptedOut": Doc(
             "The person keeps a site out of the history in every web browser, or lets it in again: from now on a listen on the site (or a subdomain) is not recorded, and one playing now is discarded. Listens kept from it stay until purged (Purge with site). Answers once the change is on disk.",
             since: 7,
@@ -211,6 +217,8 @@ enum BrokerInterfaceDocs {
         "NewApps": Doc("What becomes of an app the person has neither allowed nor opted out: record (at once, the default), ask (its listens are held in memory while one notification asks the person; the answer allows the app or opts it out), or ignore (only allowed apps are recorded). Leaving record, the apps in the history count as allowed. Set answers once the change is on disk.", since: 7),
         "OptedOutSites": Doc("The sites the person keeps out of the history in web browsers, sorted: a listen on such a site, or on one of its subdomains, is not recorded. A change is signalled as invalidated, without the list: Get it again.", since: 7),
         "AllowedApps": Doc("The app ids the person allowed, sorted: recorded whatever NewApps says. A change is signalled as invalidated, without the list: Get it again.", since: 7),
+        "SuggestAt": Doc("When the daily journaling suggestion comes, HH:MM (or HH:MM:SS), the person's local time; empty while suggestions are off, the default. Once a day at that time, when the day holds a moment worth writing about (or the same date in an earlier year does), one notification offers it; nothing is sent while recording is off or paused, nor twice a day. Set answers once the change is on disk.", since: 9),
+        "JournalApp": Doc("The desktop-file id of the journal app a suggestion's Write about it opens, one of JournalApps; empty for none. Set answers once the change is on disk.", since: 9),
     ]
 
     static let signals: [String: Doc] = [

@@ -20,6 +20,7 @@ enum BrokerObject {
         let eraser: HistoryEraser
         let picks: PickRequests
         let editor: HistoryEditor
+        let suggestions: JournalSuggestions
     }
 
     static func make(serving parts: Parts) -> ExportedObject {
@@ -95,6 +96,7 @@ enum BrokerObject {
                                outputs: [Argument("asset", .vardict, annotations: assetKeys)]) { call in parts.editor.undoEdit(call) },
                 ExportedMethod("Rules", outputs: [Argument("rules", "aa{sv}")]) { call in parts.editor.rules(call) },
                 ExportedMethod("RemoveRule", inputs: [Argument("id", .int64)]) { call in parts.editor.removeRule(call) },
+                ExportedMethod("JournalApps", outputs: [Argument("apps", "aa{sv}")]) { call in parts.suggestions.journalApps(call) },
                 ExportedMethod("Pause", inputs: [Argument("options", .vardict)]) { call in parts.keeper.pause(call) },
                 ExportedMethod("Resume") { call in parts.keeper.resume(call) },
                 ExportedMethod("PickMedia", inputs: [Argument("parent_window", .string), Argument("options", .vardict)],
@@ -117,6 +119,10 @@ enum BrokerObject {
                                  get: { .strings(parts.settings.value.allowedApps.sorted()) }),
                 ExportedProperty("OptedOutSites", signature: "as", changeSignal: .invalidates,
                                  get: { .strings(parts.settings.value.optedOutSites.sorted()) }),
+                ExportedProperty("SuggestAt", signature: .string, get: { .string(parts.suggestions.suggestAt) },
+                                 setLater: { value, done in parts.suggestions.setSuggestAt(value, done: done) }),
+                ExportedProperty("JournalApp", signature: .string, get: { .string(parts.suggestions.journalApp) },
+                                 setLater: { value, done in parts.suggestions.setJournalApp(value, done: done) }),
             ],
             signals: [
                 ExportedSignal("MediaAdded", arguments: [Argument("asset", .vardict, annotations: assetKeys)]),
