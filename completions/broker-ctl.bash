@@ -17,8 +17,8 @@
 # checks these lines against the parser, both ways: add a subcommand here when you add it there.
 _broker_ctl_spec() {
     cat <<'EOF'
-recent --limit=N --since=WHEN --until=WHEN --app=ID --json
-moments --limit=N --since=WHEN --until=WHEN --gap=DURATION --app=ID --json
+recent --limit=N --since=WHEN --until=WHEN --app=ID --json --format=markdown|text|json --no-art
+moments --limit=N --since=WHEN --until=WHEN --gap=DURATION --app=ID --json --format=markdown|text|json --no-art
 now --json
 follow --json
 status --json

@@ -28,7 +28,12 @@ import Testing
     }
 
     @Test func theUsageLinesAreTheOnesTheBriefPromises() {
-        #expect(RecentCommand.usage == "broker-ctl recent [--limit N] [--since WHEN] [--until WHEN] [--app ID] [--json]")
+        #expect(
+            RecentCommand.usage
+                == "broker-ctl recent [--limit N] [--since WHEN] [--until WHEN] [--app ID] [--json | --format markdown|text|json] [--no-art]")
+        #expect(
+            MomentsCommand.usage
+                == "broker-ctl moments [--limit N] [--since WHEN] [--until WHEN] [--gap DURATION] [--app ID] [--json | --format markdown|text|json] [--no-art]")
         #expect(StatusCommand.usage == "broker-ctl status [--json]")
         #expect(HelpCommand.usage == "broker-ctl help [SUBCOMMAND]")
         #expect(NowCommand.usage == "broker-ctl now [--json]")
@@ -75,8 +80,8 @@ import Testing
     }
 
     @Test func optionNamesAreExposedForTheManPageAndCompletion() {
-        #expect(RecentCommand.optionNames == ["--limit", "--since", "--until", "--app", "--json", "--help", "-h"])
-        #expect(MomentsCommand.optionNames == ["--limit", "--since", "--until", "--gap", "--app", "--json", "--help", "-h"])
+        #expect(RecentCommand.optionNames == ["--limit", "--since", "--until", "--app", "--json", "--format", "--no-art", "--help", "-h"])
+        #expect(MomentsCommand.optionNames == ["--limit", "--since", "--until", "--gap", "--app", "--json", "--format", "--no-art", "--help", "-h"])
         #expect(StatusCommand.optionNames == ["--json", "--help", "-h"])
         #expect(NowCommand.optionNames == ["--json", "--help", "-h"])
         #expect(FollowCommand.optionNames == ["--json", "--help", "-h"])
