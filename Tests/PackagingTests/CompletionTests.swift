@@ -110,8 +110,9 @@ struct FakeBrokerCtl {
         #expect(try BashCompletion().complete("broker-ctl", "recent", "--until=t").offered == ["--until=today"])
     }
 
-    @Test func offersTheJournalFormats() throws {
-        #expect(try BashCompletion().complete("broker-ctl", "recent", "--format", "").offered == ["markdown", "text", "json"])
+    @Test func offersDayWordsForADayAndTheJournalFormats() throws {
+        #expect(try BashCompletion().complete("broker-ctl", "day", "").offered == ["today", "yesterday"])
+        #expect(try BashCompletion().complete("broker-ctl", "day", "--format", "").offered == ["markdown", "text", "json"])
         #expect(try BashCompletion().complete("broker-ctl", "moments", "--format=m").offered == ["--format=markdown"])
     }
 

@@ -37,7 +37,7 @@ struct MomentsCommand: Subcommand, Equatable {
         time, named by its date) under its date, each moment under its title and times, with its
         art and its listens (time, title, artists, album, app). Markdown escapes what players
         wrote, so a title prints as itself. --no-art leaves the art out. Nothing in range prints
-        nothing, and says so on standard error.
+        nothing, and says so on standard error. 'broker-ctl day' prints one day.
 
         Examples:
           broker-ctl moments --since yesterday
