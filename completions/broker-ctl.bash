@@ -10,6 +10,7 @@
 #                     a|b|c   these words (e.g. --format=json|listenbrainz)
 #                     ID APP  the app ids the broker knows (`broker-ctl apps --ids`)
 #                     WHEN    now today yesterday
+#                     DATE    today yesterday
 #                     other   nothing (N, PATH, free text)
 #   ARG / [ARG]       a required / optional positional argument; offered as above, and
 #                     SUBCOMMAND offers the subcommands
@@ -17,8 +18,9 @@
 # checks these lines against the parser, both ways: add a subcommand here when you add it there.
 _broker_ctl_spec() {
     cat <<'EOF'
-recent --limit=N --since=WHEN --until=WHEN --app=ID --json
-moments --limit=N --since=WHEN --until=WHEN --gap=DURATION --app=ID --json
+recent --limit=N --since=WHEN --until=WHEN --app=ID --json --format=markdown|text|json --no-art
+moments --limit=N --since=WHEN --until=WHEN --gap=DURATION --app=ID --json --format=markdown|text|json --no-art
+day --format=markdown|text|json --no-art [DATE]
 now --json
 follow --json
 status --json
@@ -100,6 +102,7 @@ _broker_ctl_complete_value() {
         _broker_ctl_add_matching "$cur" "${ids[@]}"
         ;;
     WHEN) _broker_ctl_add_matching "$cur" now today yesterday ;;
+    DATE) _broker_ctl_add_matching "$cur" today yesterday ;;
     SUBCOMMAND)
         local name rest
         while read -r name rest; do

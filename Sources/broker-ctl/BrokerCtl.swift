@@ -7,6 +7,7 @@ enum BrokerCtl {
     static let allSubcommands: [any Subcommand.Type] = [
         RecentCommand.self,
         MomentsCommand.self,
+        DayCommand.self,
         NowCommand.self,
         FollowCommand.self,
         StatusCommand.self,

@@ -77,3 +77,15 @@ protocol BrokerService: Sendable {
     /// Allows or denies a sandboxed app reading the history; `nil` forgets the decision.
     func setReaderAccess(_ appID: String, _ access: ReaderInfo.Access?) async throws(MediaBrokerError)
 }
+
+extension BrokerService {
+    /// The listens of `moments`, by id, asked for in pages of the contract's largest size.
+    func tracks(of moments: [Moment]) async throws(MediaBrokerError) -> [Int64: GenericMedia] {
+        var tracks: [Int64: GenericMedia] = [:]
+        let ids = moments.flatMap(\.assetIDs)
+        for start in stride(from: 0, to: ids.count, by: 1000) {
+            for item in try await media(ids: Array(ids[start..<min(start + 1000, ids.count)])) { tracks[item.id] = item }
+        }
+        return tracks
+    }
+}

@@ -11,7 +11,7 @@ import Testing
         #expect(
             run.standardError == """
                 Error: --limit must be a whole number from 1 to 1000, not '0'
-                Usage: broker-ctl recent [--limit N] [--since WHEN] [--until WHEN] [--app ID] [--json]
+                Usage: broker-ctl recent [--limit N] [--since WHEN] [--until WHEN] [--app ID] [--json | --format markdown|text|json] [--no-art]
                 See 'broker-ctl recent --help'.
 
                 """)

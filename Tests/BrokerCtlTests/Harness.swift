@@ -36,9 +36,17 @@ final class CapturedText: Sendable {
 
 /// A broker that answers from memory and remembers what it was asked.
 ///
-/// `recentMedia` behaves like the real one: newest first (by start, then id), `since` inclusive,
+/// `recentMedia` and `moments` behave like the real ones (moments are answered in the order
+/// given, which tests keep newest first): newest first (by start, then id), `since` inclusive,
 /// `until` exclusive, `appID`, `before` as a paging cursor and `limit`.
 final class FakeBroker: BrokerService {
+    struct MomentsRequest: Equatable {
+        var since: Date?
+        var until: Date?
+        var limit: Int
+        var before: String?
+    }
+
     struct RecentRequest: Equatable {
         var since: Date?
         var until: Date?
@@ -80,9 +88,11 @@ final class FakeBroker: BrokerService {
     private let state: Mutex<(enabled: Bool, retention: Int, requests: [RecentRequest], changes: [Change])>
     /// The pause a `pause` set: one that lasts a while ends that long after 2027-01-15 08:00 UTC.
     private let pauseState = Mutex<RecordingPause?>(nil)
+    private let momentsRequests = Mutex<[MomentsRequest]>([])
     private let newAppsState = Mutex(NewAppsMode.record)
 
     var recentRequests: [RecentRequest] { state.withLock { $0.requests } }
+    var momentRequests: [MomentsRequest] { momentsRequests.withLock { $0 } }
     var changes: [Change] { state.withLock { $0.changes } }
     var mediaEnabled: Bool { state.withLock { $0.enabled } }
     var retention: Int { state.withLock { $0.retention } }
@@ -143,7 +153,14 @@ final class FakeBroker: BrokerService {
         since: Date?, until: Date?, limit: Int, gap: Duration?, appID: String?, before: String?
     ) async throws(MediaBrokerError) -> [Moment] {
         try check("moments")
-        return Array(momentList.prefix(limit))
+        momentsRequests.withLock { $0.append(MomentsRequest(since: since, until: until, limit: limit, before: before)) }
+        var matching = momentList.filter { moment in
+            (since.map { moment.started >= $0 } ?? true) && (until.map { moment.started < $0 } ?? true)
+        }
+        if let before, let index = matching.firstIndex(where: { $0.id == before }) {
+            matching.removeFirst(index + 1)
+        }
+        return Array(matching.prefix(limit))
     }
 
     func media(ids: [Int64]) async throws(MediaBrokerError) -> [GenericMedia] {

@@ -28,7 +28,13 @@ import Testing
     }
 
     @Test func theUsageLinesAreTheOnesTheBriefPromises() {
-        #expect(RecentCommand.usage == "broker-ctl recent [--limit N] [--since WHEN] [--until WHEN] [--app ID] [--json]")
+        #expect(
+            RecentCommand.usage
+                == "broker-ctl recent [--limit N] [--since WHEN] [--until WHEN] [--app ID] [--json | --format markdown|text|json] [--no-art]")
+        #expect(
+            MomentsCommand.usage
+                == "broker-ctl moments [--limit N] [--since WHEN] [--until WHEN] [--gap DURATION] [--app ID] [--json | --format markdown|text|json] [--no-art]")
+        #expect(DayCommand.usage == "broker-ctl day [--format markdown|text|json] [--no-art] [DATE]")
         #expect(StatusCommand.usage == "broker-ctl status [--json]")
         #expect(HelpCommand.usage == "broker-ctl help [SUBCOMMAND]")
         #expect(NowCommand.usage == "broker-ctl now [--json]")
@@ -75,8 +81,9 @@ import Testing
     }
 
     @Test func optionNamesAreExposedForTheManPageAndCompletion() {
-        #expect(RecentCommand.optionNames == ["--limit", "--since", "--until", "--app", "--json", "--help", "-h"])
-        #expect(MomentsCommand.optionNames == ["--limit", "--since", "--until", "--gap", "--app", "--json", "--help", "-h"])
+        #expect(RecentCommand.optionNames == ["--limit", "--since", "--until", "--app", "--json", "--format", "--no-art", "--help", "-h"])
+        #expect(MomentsCommand.optionNames == ["--limit", "--since", "--until", "--gap", "--app", "--json", "--format", "--no-art", "--help", "-h"])
+        #expect(DayCommand.optionNames == ["--format", "--no-art", "--help", "-h"])
         #expect(StatusCommand.optionNames == ["--json", "--help", "-h"])
         #expect(NowCommand.optionNames == ["--json", "--help", "-h"])
         #expect(FollowCommand.optionNames == ["--json", "--help", "-h"])
@@ -99,7 +106,7 @@ import Testing
         #expect(ExportCommand.optionNames == ["--since", "--until", "--app", "--format", "--help", "-h"])
         #expect(
             BrokerCtl.allSubcommands.map { $0.name } == [
-                "recent", "moments", "now", "follow", "status", "donate", "media", "pause", "resume", "apps", "new-apps", "opt-out", "opt-in", "readers",
+                "recent", "moments", "day", "now", "follow", "status", "donate", "media", "pause", "resume", "apps", "new-apps", "opt-out", "opt-in", "readers",
                 "allow", "deny", "forget", "edit", "rules", "purge", "retention", "export", "help",
             ])
     }

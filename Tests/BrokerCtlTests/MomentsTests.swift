@@ -19,7 +19,7 @@ import Testing
 
     @Test func everyOption() throws {
         let moments = try parse(["moments", "--limit", "5", "--since", "2h", "--gap", "1h30m", "--app", "mpv", "--json"], as: MomentsCommand.self)
-        #expect(moments == MomentsCommand(limit: 5, since: fixedNow.addingTimeInterval(-7200), gap: 5400, appID: "mpv", printsJSON: true))
+        #expect(moments == MomentsCommand(limit: 5, since: fixedNow.addingTimeInterval(-7200), gap: 5400, appID: "mpv", output: .json))
     }
 
     @Test func aGapOutsideOneMinuteToSixHoursOrNotADurationIsAUsageError() {

@@ -15,7 +15,7 @@ import Testing
             recent
                 == RecentCommand(
                     limit: 5, since: fixedNow.addingTimeInterval(-7200), until: fixedNow, appID: "mpv",
-                    printsJSON: true))
+                    output: .json))
     }
 
     @Test func everyRecentOptionInEqualsForm() throws {
@@ -32,7 +32,7 @@ import Testing
 
     @Test func optionsMayComeInAnyOrderAndTheLastRepeatWins() throws {
         let recent = try parse(["recent", "--json", "--limit", "3", "--limit=9"], as: RecentCommand.self)
-        #expect(recent == RecentCommand(limit: 9, printsJSON: true))
+        #expect(recent == RecentCommand(limit: 9, output: .json))
     }
 
     @Test func anEqualsSignInsideAValueIsKept() throws {

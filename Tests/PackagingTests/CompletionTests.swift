@@ -85,7 +85,7 @@ struct FakeBrokerCtl {
 
     @Test func offersRecentsOptions() throws {
         let result = try BashCompletion().complete("broker-ctl", "recent", "--")
-        #expect(result.offered.sorted() == ["--app", "--help", "--json", "--limit", "--since", "--until"])
+        #expect(result.offered.sorted() == ["--app", "--format", "--help", "--json", "--limit", "--no-art", "--since", "--until"])
     }
 
     @Test(arguments: BrokerCtl.allSubcommands.map { $0.name })
@@ -108,6 +108,12 @@ struct FakeBrokerCtl {
         // `--until=y`, split at '=' as bash does by default, and unsplit.
         #expect(try BashCompletion().complete("broker-ctl", "recent", "--until", "=", "y").offered == ["yesterday"])
         #expect(try BashCompletion().complete("broker-ctl", "recent", "--until=t").offered == ["--until=today"])
+    }
+
+    @Test func offersDayWordsForADayAndTheJournalFormats() throws {
+        #expect(try BashCompletion().complete("broker-ctl", "day", "").offered == ["today", "yesterday"])
+        #expect(try BashCompletion().complete("broker-ctl", "day", "--format", "").offered == ["markdown", "text", "json"])
+        #expect(try BashCompletion().complete("broker-ctl", "moments", "--format=m").offered == ["--format=markdown"])
     }
 
     @Test func offersSubcommandsToHelp() throws {

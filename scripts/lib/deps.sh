@@ -31,6 +31,8 @@ MB_TEST_PACKAGES=(mpv mpv-mpris vlc-bin vlc-plugin-base sox libsox-fmt-all ffmpe
     # (at-spi2-core's at-spi-bus-launcher), its Python client (python3-pyatspi), xdotool to give a
     # window the pointer and keyboard, and xev/xprop (x11-utils) for a parent window and its hints.
     at-spi2-core python3-pyatspi xdotool x11-utils
+    # A real Markdown implementation that renders broker-ctl's --format markdown (issue 35).
+    python3-markdown
     # Programs the tests run themselves, named although other packages here bring them today:
     # pactl (the null sink), journalctl and systemd-cat (logging), gdbus-codegen (the C example).
     pulseaudio-utils systemd libglib2.0-dev-bin)

@@ -13,11 +13,11 @@ enum MomentsOutput {
             let start = timeZone.civilTime(at: moment.started), end = timeZone.civilTime(at: moment.ended)
             let count = moment.count == 1 ? "1 track" : "\(moment.count) tracks"
             var lines = [RecentOutput.cell(moment.title),
-                         "  \(start.minuteText)–\(end.minuteText.suffix(5)) · \(count) · \(moment.appIDs.joined(separator: ", "))"]
+                         "  \(start.minuteText)–\(end.clockText) · \(count) · \(moment.appIDs.joined(separator: ", "))"]
             for id in moment.assetIDs {
                 guard let track = tracks[id] else { continue }
                 let line = [track.title, track.artist].compactMap { $0 }.joined(separator: " — ")
-                lines.append("    \(timeZone.civilTime(at: track.date).minuteText.suffix(5))  \(RecentOutput.cell(line))")
+                lines.append("    \(timeZone.civilTime(at: track.date).clockText)  \(RecentOutput.cell(line))")
             }
             return lines.joined(separator: "\n") + "\n"
         }.joined(separator: "\n")

@@ -58,12 +58,7 @@ enum RecentOutput {
     /// one listen stays on one line.
     static func cell(_ text: String?) -> String {
         guard let text, !text.isEmpty else { return "-" }
-        guard text.unicodeScalars.contains(where: \.isControl) else { return text }
-        var printable = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            printable.append(scalar.isControl ? " " : scalar)
-        }
-        return String(printable)
+        return text.onOneLine
     }
 
     /// The contract's unit for instants. Dates from the client are built from whole microseconds,
@@ -80,6 +75,19 @@ enum RecentOutput {
         let (total, sumOverflowed) = whole.addingReportingOverflow(attoseconds / 1_000_000_000_000)
         guard !overflowed, !sumOverflowed else { return seconds < 0 ? .min : .max }
         return total
+    }
+}
+
+extension String {
+    /// The text with each control character (a newline, a tab, an escape) as a space: words from
+    /// players stay on the line they are printed on and cannot move the terminal's cursor.
+    var onOneLine: String {
+        guard unicodeScalars.contains(where: \.isControl) else { return self }
+        var printable = String.UnicodeScalarView()
+        for scalar in unicodeScalars {
+            printable.append(scalar.isControl ? " " : scalar)
+        }
+        return String(printable)
     }
 }
 

@@ -15,9 +15,13 @@ struct MomentsCommand: Subcommand, Equatable {
         static let gap = OptionSpec("gap", value: "DURATION", help: "The silence that ends a moment, 1m to 6h (default 30m).")
         static let app = OptionSpec("app", value: "ID", help: "Only moments of this app's listens.")
         static let json = OptionSpec("json", help: "Print one JSON object per moment, one a line, with its tracks.")
+        static let format = OptionSpec(
+            "format", value: OutputStyle.formatPlaceholder, help: "Print days of moments for a journal, or json as --json.")
     }
 
-    static let options = [Option.limit, Option.since, Option.until, Option.gap, Option.app, Option.json]
+    static let options = [Option.limit, Option.since, Option.until, Option.gap, Option.app, Option.json, Option.format, OutputStyle.noArtOption]
+    static let usage =
+        "broker-ctl moments [--limit N] [--since WHEN] [--until WHEN] [--gap DURATION] [--app ID] [--json | --format \(OutputStyle.formatPlaceholder)] [--no-art]"
 
     static let discussion = """
         A moment is a run of listens, across apps, each starting no more than DURATION after the
@@ -27,11 +31,18 @@ struct MomentsCommand: Subcommand, Equatable {
         WHEN is a date or time in ISO-8601 (2026-11-29, 2026-11-29T14:05), a time that long ago
         (2h, 3d, 1w) or now, today or yesterday. DURATION is like 90s, 15m, 2h or 1h30m.
         Times are local. In JSON, times are microseconds as on D-Bus, with the moment's keys and
-        its tracks under "assets".
+        its tracks under "assets"; --json and --format json are the same.
+
+        markdown and text read as a diary, oldest first: each listening day (04:00 to 04:00 local
+        time, named by its date) under its date, each moment under its title and times, with its
+        art and its listens (time, title, artists, album, app). Markdown escapes what players
+        wrote, so a title prints as itself. --no-art leaves the art out. Nothing in range prints
+        nothing, and says so on standard error. 'broker-ctl day' prints one day.
 
         Examples:
           broker-ctl moments --since yesterday
           broker-ctl moments --gap 15m --json | jq -r .title
+          broker-ctl moments --since 1w --format markdown > week.md
         """
 
     var limit = 20
@@ -40,15 +51,15 @@ struct MomentsCommand: Subcommand, Equatable {
     /// Seconds.
     var gap: Int64?
     var appID: String?
-    var printsJSON = false
+    var output = OutputStyle.standard
 
-    init(limit: Int = 20, since: Date? = nil, until: Date? = nil, gap: Int64? = nil, appID: String? = nil, printsJSON: Bool = false) {
+    init(limit: Int = 20, since: Date? = nil, until: Date? = nil, gap: Int64? = nil, appID: String? = nil, output: OutputStyle = .standard) {
         self.limit = limit
         self.since = since
         self.until = until
         self.gap = gap
         self.appID = appID
-        self.printsJSON = printsJSON
+        self.output = output
     }
 
     init(parsing arguments: ParsedArguments, context: ParseContext) throws(UsageError) {
@@ -64,21 +75,22 @@ struct MomentsCommand: Subcommand, Equatable {
         }
         (since, until) = try arguments.range(since: Option.since, until: Option.until, context)
         appID = try arguments.appID(of: Option.app)
-        printsJSON = arguments.contains(Option.json)
+        output = try OutputStyle(parsing: arguments, format: Option.format, json: Option.json)
     }
 
     func run(in environment: RunEnvironment) async throws(MediaBrokerError) {
         let broker = try environment.connectToBroker()
         let moments = try await broker.moments(
             since: since, until: until, limit: limit, gap: gap.map { .seconds($0) }, appID: appID, before: nil)
-        var tracks: [Int64: GenericMedia] = [:]
-        let ids = moments.flatMap(\.assetIDs)
-        for start in stride(from: 0, to: ids.count, by: 1000) {
-            for item in try await broker.media(ids: Array(ids[start..<min(start + 1000, ids.count)])) { tracks[item.id] = item }
+        let tracks = try await broker.tracks(of: moments)
+        switch output.format {
+        case .standard:
+            environment.standardOutput.write(MomentsOutput.blocks(moments, tracks: tracks, timeZone: environment.timeZone))
+        case .json:
+            environment.standardOutput.write(MomentsOutput.jsonLines(moments, tracks: tracks))
+        case .markdown, .text:
+            let diary = Diary(moments: moments, tracks: tracks, timeZone: environment.timeZone, showsArt: output.showsArt)
+            DiaryOutput.write(diary, as: output.format, ifEmpty: MomentsOutput.emptyMessage, in: environment)
         }
-        let output = printsJSON
-            ? MomentsOutput.jsonLines(moments, tracks: tracks)
-            : MomentsOutput.blocks(moments, tracks: tracks, timeZone: environment.timeZone)
-        environment.standardOutput.write(output)
     }
 }

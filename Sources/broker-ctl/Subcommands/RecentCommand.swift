@@ -13,9 +13,13 @@ struct RecentCommand: Subcommand, Equatable {
         static let until = OptionSpec("until", value: "WHEN", help: "Only listens that began before WHEN.")
         static let app = OptionSpec("app", value: "ID", help: "Only listens in this app, by the id the APP column shows.")
         static let json = OptionSpec("json", help: "Print one JSON object per listen, one a line, for scripts.")
+        static let format = OptionSpec(
+            "format", value: OutputStyle.formatPlaceholder, help: "Print days of listens for a journal, or json as --json.")
     }
 
-    static let options = [Option.limit, Option.since, Option.until, Option.app, Option.json]
+    static let options = [Option.limit, Option.since, Option.until, Option.app, Option.json, Option.format, OutputStyle.noArtOption]
+    static let usage =
+        "broker-ctl recent [--limit N] [--since WHEN] [--until WHEN] [--app ID] [--json | --format \(OutputStyle.formatPlaceholder)] [--no-art]"
 
     static let discussion = """
         WHEN is a date or time in ISO-8601, read as local time unless it ends in Z or an offset
@@ -24,37 +28,48 @@ struct RecentCommand: Subcommand, Equatable {
 
         Times in the table are local. In JSON, started, ended, listened and length are
         microseconds (since the epoch for instants), as on D-Bus; started_iso is started in UTC.
+        --json and --format json are the same.
+
+        markdown and text read as a diary, oldest first: each listening day (04:00 to 04:00 local
+        time, so a listen at 01:30 is on the evening before) under its date, with its listens
+        (time, title, artists, album, app) and their art, shown once for listens in a row with
+        the same. Markdown escapes what players wrote. --no-art leaves the art out. Nothing in
+        range prints nothing, and says so on standard error.
         """
 
     var limit = 50
     var since: Date?
     var until: Date?
     var appID: String?
-    var printsJSON = false
+    var output = OutputStyle.standard
 
-    init(limit: Int = 50, since: Date? = nil, until: Date? = nil, appID: String? = nil, printsJSON: Bool = false) {
+    init(limit: Int = 50, since: Date? = nil, until: Date? = nil, appID: String? = nil, output: OutputStyle = .standard) {
         self.limit = limit
         self.since = since
         self.until = until
         self.appID = appID
-        self.printsJSON = printsJSON
+        self.output = output
     }
 
     init(parsing arguments: ParsedArguments, context: ParseContext) throws(UsageError) {
         if let limit = try arguments.number(of: Option.limit, in: Self.limitRange) { self.limit = limit }
         (since, until) = try arguments.range(since: Option.since, until: Option.until, context)
         appID = try arguments.appID(of: Option.app)
-        printsJSON = arguments.contains(Option.json)
+        output = try OutputStyle(parsing: arguments, format: Option.format, json: Option.json)
     }
 
     func run(in environment: RunEnvironment) async throws(MediaBrokerError) {
         let broker = try environment.connectToBroker()
         let media = try await broker.recentMedia(
             since: since, until: until, limit: limit, appID: appID, before: nil)
-        let output =
-            printsJSON
-            ? RecentOutput.jsonLines(media)
-            : RecentOutput.table(media, timeZone: environment.timeZone, width: environment.outputWidth)
-        environment.standardOutput.write(output)
+        switch output.format {
+        case .standard:
+            environment.standardOutput.write(RecentOutput.table(media, timeZone: environment.timeZone, width: environment.outputWidth))
+        case .json:
+            environment.standardOutput.write(RecentOutput.jsonLines(media))
+        case .markdown, .text:
+            let diary = Diary(listens: media, timeZone: environment.timeZone, showsArt: output.showsArt)
+            DiaryOutput.write(diary, as: output.format, ifEmpty: RecentOutput.emptyMessage, in: environment)
+        }
     }
 }

@@ -94,7 +94,17 @@ struct CivilTime: Equatable, Sendable {
 extension CivilTime {
     /// `2026-11-29 14:05`, as the `recent` table shows times.
     var minuteText: String {
-        "\(zeroPadded(year, 4))-\(zeroPadded(month, 2))-\(zeroPadded(day, 2)) \(zeroPadded(hour, 2)):\(zeroPadded(minute, 2))"
+        dateText + " " + clockText
+    }
+
+    /// `2026-11-29`: the date alone, ISO-8601.
+    var dateText: String {
+        "\(zeroPadded(year, 4))-\(zeroPadded(month, 2))-\(zeroPadded(day, 2))"
+    }
+
+    /// `14:05`: the time of day to the minute.
+    var clockText: String {
+        "\(zeroPadded(hour, 2)):\(zeroPadded(minute, 2))"
     }
 
     /// `2026-11-29T14:05:07Z`: ISO-8601 to the second, for a reading that is in UTC.
