@@ -15,8 +15,9 @@ struct DesktopExecTests {
     func urlCodes() throws {
         #expect(try Self.arguments("example-journal %u") == ["example-journal", Self.url])
         #expect(try Self.arguments("example-journal --open=%U") == ["example-journal", "--open=\(Self.url)"])
-        #expect(try Self.arguments("/usr/bin/flatpak run --branch=stable org.example.Journal @@u %u @@")
-                == ["/usr/bin/flatpak", "run", "--branch=stable", "org.example.Journal", "@@u", Self.url, "@@"])
+        // As Flatpak exports a desktop file: the URL between its @@u and @@ markers.
+        #expect(try Self.arguments("/opt/sandbox/run --branch=stable org.example.Journal @@u %u @@")
+                == ["/opt/sandbox/run", "--branch=stable", "org.example.Journal", "@@u", Self.url, "@@"])
     }
 
     @Test("quotes group words and escape; the other field codes expand or go")
