@@ -38,6 +38,7 @@ deny APP
 forget APP
 edit --title=T --artist=A --album=B --from-now-on --undo --json ID
 rules --json --ids [remove] [ID]
+suggest --at=HH:MM --app=ID --no-app --json [on|off|status]
 purge --app=ID --since=WHEN --until=WHEN --all --yes
 retention --json [DAYS]
 export --since=WHEN --until=WHEN --app=ID --format=json|listenbrainz

@@ -25,6 +25,7 @@ enum BrokerCtl {
         ForgetCommand.self,
         EditCommand.self,
         RulesCommand.self,
+        SuggestCommand.self,
         PurgeCommand.self,
         RetentionCommand.self,
         ExportCommand.self,

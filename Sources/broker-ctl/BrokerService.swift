@@ -65,6 +65,14 @@ protocol BrokerService: Sendable {
         -> GenericMedia
     /// Puts back the words a corrected listen was first recorded with.
     func undoEdit(_ id: Int64) async throws(MediaBrokerError) -> GenericMedia
+    /// The daily journaling suggestion's time, `nil` while off, and the journal app it opens
+    /// (broker version 9).
+    func suggestionTime() async throws(MediaBrokerError) -> String?
+    func setSuggestionTime(_ time: String?) async throws(MediaBrokerError)
+    func journalApp() async throws(MediaBrokerError) -> String?
+    func setJournalApp(_ id: String?) async throws(MediaBrokerError)
+    func journalApps() async throws(MediaBrokerError) -> [JournalAppInfo]
+
     /// The corrections applied to later listens, oldest first (broker version 8).
     func rules() async throws(MediaBrokerError) -> [CorrectionRuleInfo]
     func removeRule(_ id: Int64) async throws(MediaBrokerError)

@@ -70,6 +70,8 @@ final class FakeBroker: BrokerService {
         case editMedia(Int64, String?, [String]?, String??, fromNowOn: Bool)
         case undoEdit(Int64)
         case removeRule(Int64)
+        case setSuggestionTime(String?)
+        case setJournalApp(String?)
     }
 
     let media: Result<[GenericMedia], MediaBrokerError>
@@ -79,6 +81,8 @@ final class FakeBroker: BrokerService {
     let appList: [AppInfo]
     let readerList: [ReaderInfo]
     let ruleList: [CorrectionRuleInfo]
+    let journalAppList: [JournalAppInfo]
+    private let suggestionState = Mutex<(time: String?, app: String?)>((nil, nil))
     let momentList: [Moment]
     let purgeCount: Int
     let donatedID: Int64
@@ -103,7 +107,8 @@ final class FakeBroker: BrokerService {
             BrokerStatus(version: "0.1.0", assetCount: 0, players: [])),
         nowPlaying: Result<[GenericMedia], MediaBrokerError> = .success([]),
         mediaAdded: Result<AsyncStream<GenericMedia>, MediaBrokerError> = .success(AsyncStream { _ in }),
-        mediaEnabled: Bool = true, retentionDays: Int = 90, apps: [AppInfo] = [], readers: [ReaderInfo] = [], rules: [CorrectionRuleInfo] = [], moments: [Moment] = [],
+        mediaEnabled: Bool = true, retentionDays: Int = 90, apps: [AppInfo] = [], readers: [ReaderInfo] = [], rules: [CorrectionRuleInfo] = [], journalApps: [JournalAppInfo] = [],
+        moments: [Moment] = [],
         purgeCount: Int = 0,
         donatedID: Int64 = 1, failures: [String: MediaBrokerError] = [:]
     ) {
@@ -114,6 +119,7 @@ final class FakeBroker: BrokerService {
         self.appList = apps
         self.readerList = readers
         self.ruleList = rules
+        self.journalAppList = journalApps
         self.momentList = moments
         self.purgeCount = purgeCount
         self.donatedID = donatedID
@@ -260,6 +266,33 @@ final class FakeBroker: BrokerService {
     func removeRule(_ id: Int64) async throws(MediaBrokerError) {
         try check("removeRule")
         record(.removeRule(id))
+    }
+
+    func suggestionTime() async throws(MediaBrokerError) -> String? {
+        try check("suggestionTime")
+        return suggestionState.withLock { $0.time }
+    }
+
+    func setSuggestionTime(_ time: String?) async throws(MediaBrokerError) {
+        try check("setSuggestionTime")
+        record(.setSuggestionTime(time))
+        suggestionState.withLock { $0.time = time }
+    }
+
+    func journalApp() async throws(MediaBrokerError) -> String? {
+        try check("journalApp")
+        return suggestionState.withLock { $0.app }
+    }
+
+    func setJournalApp(_ id: String?) async throws(MediaBrokerError) {
+        try check("setJournalApp")
+        record(.setJournalApp(id))
+        suggestionState.withLock { $0.app = id }
+    }
+
+    func journalApps() async throws(MediaBrokerError) -> [JournalAppInfo] {
+        try check("journalApps")
+        return journalAppList
     }
 
     func newApps() async throws(MediaBrokerError) -> NewAppsMode {

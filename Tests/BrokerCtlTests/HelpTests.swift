@@ -103,11 +103,12 @@ import Testing
         #expect(NewAppsCommand.optionNames == ["--json", "--help", "-h"])
         #expect(EditCommand.optionNames == ["--title", "--artist", "--album", "--from-now-on", "--undo", "--json", "--help", "-h"])
         #expect(RulesCommand.optionNames == ["--json", "--ids", "--help", "-h"])
+        #expect(SuggestCommand.optionNames == ["--at", "--app", "--no-app", "--json", "--help", "-h"])
         #expect(ExportCommand.optionNames == ["--since", "--until", "--app", "--format", "--help", "-h"])
         #expect(
             BrokerCtl.allSubcommands.map { $0.name } == [
                 "recent", "moments", "day", "now", "follow", "status", "donate", "media", "pause", "resume", "apps", "new-apps", "opt-out", "opt-in", "readers",
-                "allow", "deny", "forget", "edit", "rules", "purge", "retention", "export", "help",
+                "allow", "deny", "forget", "edit", "rules", "suggest", "purge", "retention", "export", "help",
             ])
     }
 
