@@ -23,10 +23,14 @@ extension MediaBrokerClient {
     ///   - since, until: the span offered (the broker's default: the last 7 days).
     ///   - reason: the app's line shown in the picker ("Add music to today's entry").
     ///   - multiple: whether more than one listen may be picked.
+    ///   - suggestion: a suggestion's id, from the URL a suggestion opened the app with (broker
+    ///     version 9): the picker opens at that moment, its listens ticked, on its day unless
+    ///     `since` or `until` is given; an id the broker no longer knows opens it as usual.
     /// - Throws: ``MediaBrokerError/busFailure(name:message:)`` with `NotSupported` when the broker
     ///   has no display to show the picker on, `LimitsExceeded` when this connection has a pick open.
     public func pickMedia(
-        parentWindow: String = "", since: Date? = nil, until: Date? = nil, reason: String? = nil, multiple: Bool = true
+        parentWindow: String = "", since: Date? = nil, until: Date? = nil, reason: String? = nil, multiple: Bool = true,
+        suggestion: String? = nil
     ) async throws(MediaBrokerError) -> PickResult {
         // As portal clients do: the request's path is known before the call, so the Response is
         // subscribed to first and cannot come unheard.
@@ -54,6 +58,7 @@ extension MediaBrokerClient {
         if let since { options["since"] = .int64(since.microsecondsSinceEpoch) }
         if let until { options["until"] = .int64(until.microsecondsSinceEpoch) }
         if let reason { options["reason"] = .string(reason) }
+        if let suggestion { options["suggestion"] = .string(suggestion) }
         _ = try await call("PickMedia", [.string(parentWindow), .vardict(options)])
         connection.onDisconnect { outcome.finish(.ended) }
         return await withTaskCancellationHandler {

@@ -65,6 +65,8 @@ public final class PickerWindow {
             leaflet.expand(horizontally: true, vertically: true)
             leaflet.onFoldChange { [unowned self] folded in fit(folded: folded) }
             page.append(leaflet)
+            // A suggestion's moment is open from the start, its listens ticked (issue 35).
+            if let id = request.openMoment, let offer = content.recommended.first(where: { $0.moment.id == id }) { open(offer) }
         }
         if introduce {
             let cancelIntroduction = Button("Cancel") { [unowned self] in answer(.cancelled) }

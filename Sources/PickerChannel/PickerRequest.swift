@@ -19,9 +19,11 @@ public struct PickerRequest: Sendable, Equatable {
     public var parentWindow: String
     /// The D-Bus address of the bus the broker serves on, where the picker reads the history.
     public var busAddress: String
+    /// The moment to open at, its listens ticked: a suggestion's (issue 35).
+    public var openMoment: String?
 
     public init(appID: String?, appName: String?, appIcon: String?, reason: String?, since: Int64, until: Int64,
-                multiple: Bool, parentWindow: String, busAddress: String) {
+                multiple: Bool, parentWindow: String, busAddress: String, openMoment: String? = nil) {
         self.appID = appID
         self.appName = appName
         self.appIcon = appIcon
@@ -31,6 +33,7 @@ public struct PickerRequest: Sendable, Equatable {
         self.multiple = multiple
         self.parentWindow = parentWindow
         self.busAddress = busAddress
+        self.openMoment = openMoment
     }
 
     public var text: ChannelText {
@@ -44,6 +47,7 @@ public struct PickerRequest: Sendable, Equatable {
         text.add("multiple", multiple ? "true" : "false")
         text.add("parent_window", parentWindow)
         text.add("bus_address", busAddress)
+        if let openMoment { text.add("open_moment", openMoment) }
         return text
     }
 
@@ -54,7 +58,7 @@ public struct PickerRequest: Sendable, Equatable {
         }
         self.init(appID: text.value("app_id"), appName: text.value("app_name"), appIcon: text.value("app_icon"), reason: text.value("reason"),
                   since: since, until: until, multiple: text.value("multiple") != "false",
-                  parentWindow: text.value("parent_window") ?? "", busAddress: busAddress)
+                  parentWindow: text.value("parent_window") ?? "", busAddress: busAddress, openMoment: text.value("open_moment"))
     }
 }
 

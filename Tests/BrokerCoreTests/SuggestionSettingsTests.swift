@@ -67,9 +67,12 @@ struct SuggestionSettingsTests {
     @Test("the ids name their moment; the oldest beyond the capacity is forgotten; only well-formed ids are looked up")
     func tokens() {
         var tokens = SuggestionTokens()
-        for index in 0...SuggestionTokens.capacity { tokens.remember("token\(index)", for: "\(index * 10)") }
+        for index in 0...SuggestionTokens.capacity {
+            tokens.remember("token\(index)", for: .init(momentID: "\(index * 10)", started: Int64(index), ended: Int64(index) + 1))
+        }
         #expect(tokens.moment(for: "token0") == nil)
-        #expect(tokens.moment(for: "token1") == "10" && tokens.moment(for: "token\(SuggestionTokens.capacity)") == "320")
+        #expect(tokens.moment(for: "token1") == .init(momentID: "10", started: 1, ended: 2))
+        #expect(tokens.moment(for: "token\(SuggestionTokens.capacity)")?.momentID == "320")
         #expect(SuggestionTokens.isWellFormed("0123456789abcdef0123456789abcdef"))
         #expect(!SuggestionTokens.isWellFormed("0123456789ABCDEF0123456789abcdef") && !SuggestionTokens.isWellFormed("42"))
     }

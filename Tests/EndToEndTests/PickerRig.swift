@@ -12,6 +12,8 @@ final class PickerRig: Sendable {
     let accessibility: AccessibilityBus
     let broker: RunningBroker
     let configuration: TemporaryDirectory
+    /// Hours east of UTC of the broker's time zone (``MiddayTimeZone``).
+    let hoursEast: Int
     /// The album's listens, oldest first, and the single listen.
     let album: [GenericMedia]
     let single: GenericMedia
@@ -27,17 +29,21 @@ final class PickerRig: Sendable {
     /// could name the app.
     static let pickerTitle = "Share Listening"
 
-    /// - Parameter applications: desktop files the broker can name apps by (`XDG_DATA_HOME`).
-    init(applications: TemporaryDirectory? = nil) async throws {
+    /// - Parameters:
+    ///   - applications: desktop files the broker can name apps by (`XDG_DATA_HOME`).
+    ///   - brokerEnvironment: more of the broker's environment (what a journal app it starts reads).
+    init(applications: TemporaryDirectory? = nil, brokerEnvironment: [String: String] = [:]) async throws {
         bus = try PrivateBus.start()
         display = try VirtualDisplay()
         configuration = try TemporaryDirectory(prefix: "picker-config")
         var environment = display.environment
         environment["XDG_CONFIG_HOME"] = configuration.path
-        environment["TZ"] = MiddayTimeZone.now
+        let started = Date()
+        hoursEast = MiddayTimeZone.hoursEast(at: started)
+        environment["TZ"] = MiddayTimeZone.at(started)
         if let applications { environment["XDG_DATA_HOME"] = applications.path }
         accessibility = try AccessibilityBus(bus: bus, environment: environment)
-        broker = try RunningBroker(bus: bus, environment: environment)
+        broker = try RunningBroker(bus: bus, environment: environment.merging(brokerEnvironment) { $1 })
         let client = try broker.client()
         let now = Date()
         for (index, title) in Self.albumTitles.enumerated() {
@@ -59,11 +65,12 @@ final class PickerRig: Sendable {
         self.moment = moment
     }
 
-    /// `pick-app.py pick` on the host (owning the well-known name `owning`, if given), waiting until
-    /// it has its request's handle.
-    func pickingApp(reason: String, parentWindow: String = "", owning name: String? = nil) throws -> ChildProcess {
+    /// `pick-app.py pick` on the host (owning the well-known name `owning`, with a suggestion's id,
+    /// if given), waiting until it has its request's handle.
+    func pickingApp(reason: String, parentWindow: String = "", owning name: String? = nil, suggestion: String? = nil) throws -> ChildProcess {
         var environment = bus.environment
         if let name { environment["PICK_APP_OWNS"] = name }
+        if let suggestion { environment["PICK_APP_SUGGESTION"] = suggestion }
         let app = try ChildProcess.launch("/usr/bin/python3", arguments: [FlatpakSandbox.fixture("pick-app.py"), "pick", reason, parentWindow],
                                           environment: environment)
         try app.waitForOutput(containing: "handle /org/mediabroker/MediaBroker1/request/", in: .standardOutput, timeout: .seconds(15))

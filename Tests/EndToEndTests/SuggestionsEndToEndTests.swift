@@ -8,8 +8,8 @@ import Testing
 /// *Write about it* starts the chosen journal app from its desktop file with the suggestion's URL
 /// and the server's activation token; nothing more is sent that day, nor while recording is paused.
 @Suite(.serialized, .timeLimit(.minutes(3))) struct SuggestionsEndToEndTests {
-    /// A broker in a time zone where it is early afternoon now (so the day's listens below fall in
-    /// today's listening day whenever the test runs), a notification server answering as
+    /// A broker in a time zone where it is early afternoon now (``MiddayTimeZone``: the day's
+    /// listens below fall in today's listening day whenever the test runs), a notification server answering as
     /// `behaviour` says, an installed journal app that records how it was started, and a radio app
     /// with an icon that donated a moment worth writing about.
     struct Rig {
@@ -26,19 +26,11 @@ import Testing
         init(_ behaviour: String) async throws {
             bus = try PrivateBus.start()
             home = try TemporaryDirectory(prefix: "journal-home")
+            try JournalAppFixture.install(into: home.path)
             let applications = home.appending("applications")
-            try FileManager.default.createDirectory(atPath: applications, withIntermediateDirectories: true)
             icon = home.appending("radio.svg")
             try #"<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"><rect width="16" height="16"/></svg>"#
                 .write(toFile: icon, atomically: true, encoding: .utf8)
-            try """
-                [Desktop Entry]
-                Type=Application
-                Name=Example Journal
-                Exec=/usr/bin/python3 \(FlatpakSandbox.fixture("journal-recorder.py")) %u
-                X-MediaBroker-Suggestion-URL=examplejournal://suggestion/{id}
-
-                """.write(toFile: applications + "/org.example.Journal.desktop", atomically: true, encoding: .utf8)
             try """
                 [Desktop Entry]
                 Type=Application
@@ -48,10 +40,9 @@ import Testing
 
                 """.write(toFile: applications + "/org.example.Radio.desktop", atomically: true, encoding: .utf8)
             record = home.appending("started.json")
-            let utcHour = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: Date()).hour ?? 0
-            offsetHours = ((14 - utcHour) + 36) % 24 - 10  // -10 … +13: POSIX TZ names it with the sign turned
-            let zone = "MBT" + (offsetHours >= 0 ? "-\(offsetHours)" : "+\(-offsetHours)")
-            broker = try RunningBroker(bus: bus, environment: ["XDG_DATA_HOME": home.path, "TZ": zone, "JOURNAL_RECORD": record])
+            let now = Date()
+            offsetHours = MiddayTimeZone.hoursEast(at: now)
+            broker = try RunningBroker(bus: bus, environment: ["XDG_DATA_HOME": home.path, "TZ": MiddayTimeZone.at(now), "JOURNAL_RECORD": record])
             server = try ChildProcess.launch("/usr/bin/python3", arguments: [FlatpakSandbox.fixture("notification-server.py"), behaviour],
                                              environment: bus.environment)
             try server.waitForOutput(containing: "ready", in: .standardOutput, timeout: .seconds(10))
@@ -65,8 +56,7 @@ import Testing
 
         /// `seconds` from now, as the broker's local time of day.
         func localTime(inSeconds seconds: Int) -> String {
-            let local = (Int(Date().timeIntervalSince1970) + offsetHours * 3600 + seconds) % 86_400
-            return String(format: "%02d:%02d:%02d", local / 3600, local / 60 % 60, local % 60)
+            MiddayTimeZone.clock(at: Date().addingTimeInterval(Double(seconds)), hoursEast: offsetHours)
         }
 
         func notifications() -> [Substring] { server.standardOutput.split(separator: "\n").filter { $0.hasPrefix("notify ") } }
@@ -76,8 +66,8 @@ import Testing
     func writeAboutItOpensTheJournal() async throws {
         let rig = try await Rig("allow")
         let journals = try await rig.client.journalApps()
-        #expect(journals.map(\.id) == ["org.example.Journal"] && journals.first?.url == "examplejournal://suggestion/{id}")
-        try await rig.client.setJournalApp("org.example.Journal")
+        #expect(journals.map(\.id) == [JournalAppFixture.id] && journals.first?.url == JournalAppFixture.template)
+        try await rig.client.setJournalApp(JournalAppFixture.id)
         try await rig.client.setSuggestionTime(rig.localTime(inSeconds: 2))
 
         try rig.server.waitForOutput(containing: "notify ", in: .standardOutput, timeout: .seconds(20))
@@ -86,12 +76,10 @@ import Testing
         #expect(notice.hasSuffix("|default,Write about it,not-today,Not today"), "\(notice)")
         #expect(rig.server.standardOutput.contains("hint image-path=\(rig.icon)"), "\(rig.server.standardOutput)")
 
-        try waitUntil("the journal app was started", timeout: .seconds(20)) { FileManager.default.fileExists(atPath: rig.record) }
-        let started = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: rig.record))) as? [String: Any]
-        let arguments = try #require(started?["arguments"] as? [String])
-        #expect(arguments.count == 1 && arguments[0].hasPrefix("examplejournal://suggestion/") && arguments[0].count == 28 + 32, "\(arguments)")
-        #expect(started?["XDG_ACTIVATION_TOKEN"] as? String == "test-activation-1")
-        #expect(started?["DESKTOP_STARTUP_ID"] as? String == "test-activation-1")
+        let started = try JournalAppFixture.started(record: rig.record)
+        #expect(started.arguments.count == 1 && started.arguments[0].hasPrefix("examplejournal://suggestion/"), "\(started.arguments)")
+        #expect(started.suggestion?.count == 32, "\(started.arguments)")
+        #expect(started.activationToken == "test-activation-1" && started.startupID == "test-activation-1")
 
         try await rig.client.setSuggestionTime(rig.localTime(inSeconds: 2))
         try rig.broker.process.waitForOutput(containing: "no suggestion: one was made today already", in: .standardError, timeout: .seconds(20))
@@ -108,7 +96,7 @@ import Testing
         #expect(rig.notifications().isEmpty)
 
         try await rig.client.resume()
-        try await rig.client.setJournalApp("org.example.Journal")
+        try await rig.client.setJournalApp(JournalAppFixture.id)
         try await rig.client.setSuggestionTime(rig.localTime(inSeconds: 2))
         try rig.server.waitForOutput(containing: "closed ", in: .standardOutput, timeout: .seconds(20))
         try await rig.client.setSuggestionTime(rig.localTime(inSeconds: 2))
@@ -119,7 +107,7 @@ import Testing
         await #expect(throws: MediaBrokerError.self) { try await rig.client.setJournalApp("org.example.Radio") }
         await #expect(throws: MediaBrokerError.self) { try await rig.client.setSuggestionTime("25:00") }
         #expect(try await rig.client.suggestionTime() != nil)
-        #expect(try await rig.client.journalApp() == "org.example.Journal")
+        #expect(try await rig.client.journalApp() == JournalAppFixture.id)
         try await rig.client.setSuggestionTime(nil)
         #expect(try await rig.client.suggestionTime() == nil)
         #expect(try rig.broker.stop() == .exited(0))

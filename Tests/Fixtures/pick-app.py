@@ -14,7 +14,8 @@
                               the same token (reason "Storm")
 
 With PICK_APP_OWNS=NAME in its environment it first owns the well-known name NAME, as a
-GApplication owns its app id.
+GApplication owns its app id; with PICK_APP_SUGGESTION=ID, `pick` asks with the option
+suggestion (issue 35), as a journal app a suggestion opened would.
 """
 import json
 import os
@@ -55,6 +56,8 @@ def pick(reason, parent, token=None):
     options = dbus.Dictionary({"reason": reason} if reason else {}, signature="sv")
     if token:
         options["handle_token"] = token
+    if os.environ.get("PICK_APP_SUGGESTION"):
+        options["suggestion"] = os.environ["PICK_APP_SUGGESTION"]
     request["path"] = str(broker.PickMedia(parent, options))
     print("handle", request["path"], flush=True)
 

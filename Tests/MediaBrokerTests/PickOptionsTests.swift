@@ -38,9 +38,18 @@ import Testing
             ["since": DBusValue.string("yesterday")], ["until": .int64(5), "since": .int64(5)], ["multiple": .string("yes")],
             ["reason": .string(String(repeating: "x", count: 257))], ["handle_token": .string("a/b")],
             ["handle_token": .string("")], ["handle_token": .string(String(repeating: "t", count: 65))],
+            ["suggestion": .string("../../etc/passwd")], ["suggestion": .string(String(repeating: "A", count: 32))],
+            ["suggestion": .int64(42)],
           ])
     func refused(_ values: [String: DBusValue]) {
         #expect(throws: BusError.self) { try Self.options(values) }
+    }
+
+    @Test("a suggestion's id is taken; the span counts as given only when the caller gave since or until")
+    func suggestion() throws {
+        let suggested = try Self.options(["suggestion": .string("0123456789abcdef0123456789abcdef")])
+        #expect(suggested.suggestion == "0123456789abcdef0123456789abcdef" && !suggested.spanGiven)
+        #expect(try Self.options(["since": .int64(100)]).spanGiven && Self.options(["until": .int64(200)]).spanGiven)
     }
 
     @Test("a parent window must be spelled as portals spell it", arguments: ["window 5", "x12:5", "x11:" + String(repeating: "f", count: 300)])

@@ -10,7 +10,7 @@ import Glibc
     static let request = PickerRequest(
         appID: "org.example.Journal", appName: "Example\nJournal \\ n", appIcon: "/usr/share/icons/j.png",
         reason: "Add music to\ntoday's entry", since: -5, until: 1_800_000_000_000_000, multiple: false,
-        parentWindow: "x11:1e00004", busAddress: "unix:path=/run/user/1000/bus")
+        parentWindow: "x11:1e00004", busAddress: "unix:path=/run/user/1000/bus", openMoment: "42")
 
     @Test("a request survives the channel, line breaks and backslashes included")
     func requestRoundTrips() throws {

@@ -5,20 +5,34 @@
 package struct SuggestionTokens: Sendable {
     package static let capacity = 32
 
-    private var moments: [(token: String, momentID: String)] = []
+    /// A moment a suggestion offered: its id, and when it began and ended, so the picker can be
+    /// opened on its day.
+    package struct Suggested: Sendable, Equatable {
+        package var momentID: String
+        package var started: Microseconds
+        package var ended: Microseconds
+
+        package init(momentID: String, started: Microseconds, ended: Microseconds) {
+            self.momentID = momentID
+            self.started = started
+            self.ended = ended
+        }
+    }
+
+    private var moments: [(token: String, moment: Suggested)] = []
 
     package init() {}
 
-    /// Remembers that `token` names moment `momentID`, forgetting the oldest beyond ``capacity``.
-    package mutating func remember(_ token: String, for momentID: String) {
+    /// Remembers that `token` names `moment`, forgetting the oldest beyond ``capacity``.
+    package mutating func remember(_ token: String, for moment: Suggested) {
         moments.removeAll { $0.token == token }
-        moments.append((token, momentID))
+        moments.append((token, moment))
         if moments.count > Self.capacity { moments.removeFirst(moments.count - Self.capacity) }
     }
 
     /// The moment `token` was made for, if the broker gave it.
-    package func moment(for token: String) -> String? {
-        moments.last { $0.token == token }?.momentID
+    package func moment(for token: String) -> Suggested? {
+        moments.last { $0.token == token }?.moment
     }
 
     /// Whether `token` can be a suggestion's id: 32 lowercase hexadecimal digits, as the broker

@@ -60,7 +60,7 @@ final class Broker: @unchecked Sendable {
         let picker = options.pickerPath.map { PickerSetup(path: $0, environment: environment) }
             ?? PickerSetup.besideExecutable(environment: environment)
         let picks = PickRequests(connection: connection, gate: gate, arrivals: arrivals, queries: queries, resolver: resolver,
-                                 settings: settings, setup: picker, log: log)
+                                 settings: settings, suggestions: suggestions, setup: picker, log: log)
         names = NameWatch(connection: connection, arrivals: arrivals, observers: [players, gate, announcer, picks])
         object = BrokerObject.Parts(
             settings: settings, keeper: keeper, gate: gate, questions: questions, announcer: announcer, queries: queries,

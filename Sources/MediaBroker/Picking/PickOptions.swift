@@ -11,6 +11,10 @@ struct PickOptions: Sendable, Equatable {
     /// The last element of the request's object path, as portals let the caller choose it.
     var token: String?
     var parentWindow: String
+    /// A suggestion's id (issue 35): the picker opens at its moment.
+    var suggestion: String?
+    /// Whether the caller chose the span (`since` or `until`); a suggestion's moment may set it otherwise.
+    var spanGiven: Bool
 
     static let defaultSpan: Microseconds = 7 * 24 * 3600 * 1_000_000
     static let maximumReasonBytes = 256
@@ -22,6 +26,7 @@ struct PickOptions: Sendable, Equatable {
             guard let value = try? read(raw) else { throw .invalidArgs("'\(key)' must be \(type)") }
             return value
         }
+        spanGiven = options["since"] != nil || options["until"] != nil
         until = try value("until", { try $0.integer(as: Int64.self) }, "x (microseconds since the epoch)") ?? now
         since = try value("since", { try $0.integer(as: Int64.self) }, "x (microseconds since the epoch)") ?? until - Self.defaultSpan
         guard since < until else { throw .invalidArgs("'since' must come before 'until'") }
@@ -33,6 +38,10 @@ struct PickOptions: Sendable, Equatable {
         token = try value("handle_token", { try $0.string() }, "s")
         if let token, !Self.isValidToken(token) {
             throw .invalidArgs("'handle_token' must be 1…\(Self.maximumTokenBytes) of the characters A–Z, a–z, 0–9 and _")
+        }
+        suggestion = try value("suggestion", { try $0.string() }, "s")
+        if let suggestion, !SuggestionTokens.isWellFormed(suggestion) {
+            throw .invalidArgs("'suggestion' must be a suggestion's id, 32 lowercase hexadecimal digits, as its URL gives it")
         }
         guard parentWindow.isEmpty || parentWindow.hasPrefix("x11:") || parentWindow.hasPrefix("wayland:"),
               parentWindow.utf8.count <= 256 else {

@@ -22,6 +22,7 @@ final class PickRequests: @unchecked Sendable, NameWatch.Observer {
     private let queries: HistoryQueries
     private let resolver: AppResolver
     private let settings: CurrentSettings
+    private let suggestions: JournalSuggestions
     private let setup: PickerSetup
     private let log: Log
     private let localTime: LocalTime
@@ -47,8 +48,9 @@ final class PickRequests: @unchecked Sendable, NameWatch.Observer {
     private func isOpen(_ caller: String, _ generation: Int) -> Bool { open[caller]?.generation == generation }
 
     init(connection: BusConnection, gate: ReaderGate, arrivals: ConnectionArrivals, queries: HistoryQueries, resolver: AppResolver,
-         settings: CurrentSettings, setup: PickerSetup, log: Log, localTime: LocalTime = .system) {
+         settings: CurrentSettings, suggestions: JournalSuggestions, setup: PickerSetup, log: Log, localTime: LocalTime = .system) {
         self.connection = connection
+        self.suggestions = suggestions
         self.gate = gate
         self.arrivals = arrivals
         self.queries = queries
@@ -98,12 +100,26 @@ final class PickRequests: @unchecked Sendable, NameWatch.Observer {
             connection.loop.execute { [unowned self] in close(caller) }
         })
         call.reply([.objectPath(path)])
+        let opening = opening(options)
         AskerLookup(connection: connection, resolver: resolver).describe(caller, reader: reader, startedBy: arrivals.startedBy(caller)) { [unowned self] asker in
             let request = PickerRequest(appID: asker?.appID, appName: asker?.appName, appIcon: asker?.appIcon, reason: options.reason,
-                                        since: options.since, until: options.until, multiple: options.multiple,
-                                        parentWindow: options.parentWindow, busAddress: busAddress)
+                                        since: opening.since, until: opening.until, multiple: options.multiple,
+                                        parentWindow: options.parentWindow, busAddress: busAddress, openMoment: opening.moment)
             start(request, for: caller, generation: generation)
         }
+    }
+
+    /// Where the picker opens: at a suggestion's moment (issue 35) — on its listening day unless
+    /// the caller chose the span — or, for an id the broker did not give or no longer remembers,
+    /// as usual. The moment's listens are read by the picker as any others, so one purged or opted
+    /// out since is not there to open.
+    private func opening(_ options: PickOptions) -> (since: Microseconds, until: Microseconds, moment: String?) {
+        guard let token = options.suggestion, let suggested = suggestions.moment(forSuggestion: token) else {
+            return (options.since, options.until, nil)
+        }
+        guard !options.spanGiven else { return (options.since, options.until, suggested.momentID) }
+        let day = localTime.dayStart(containing: suggested.started)
+        return (day, max(day + LocalTime.day, suggested.ended + 1), suggested.momentID)
     }
 
     /// Starts the picker and waits for it on a thread of the request's own: starting a program

@@ -219,7 +219,7 @@ final class JournalSuggestions: @unchecked Sendable {
         var random = SystemRandomNumberGenerator()
         let token = (0..<4).map { _ in String(random.next() as UInt32, radix: 16) }
             .map { String(repeating: "0", count: 8 - $0.count) + $0 }.joined()
-        tokens.remember(token, for: choice.moment.id)
+        tokens.remember(token, for: .init(momentID: choice.moment.id, started: choice.moment.started, ended: choice.moment.ended))
         settings.lastDay = day
         save()
         let moment = choice.moment
@@ -265,7 +265,7 @@ final class JournalSuggestions: @unchecked Sendable {
 
     /// The moment suggestion `token` was made for, for `PickMedia`'s `suggestion`; `nil` for an
     /// id the broker did not give (or no longer remembers).
-    func moment(forSuggestion token: String) -> String? {
-        SuggestionTokens.isWellFormed(token) ? tokens.moment(for: token) : nil
+    func moment(forSuggestion token: String) -> SuggestionTokens.Suggested? {
+        tokens.moment(for: token)
     }
 }
