@@ -3,9 +3,10 @@ import MediaDonationClient
 import TestSupport
 import Testing
 
-/// Issue 34: the person's controls cost an idle broker nothing. With new apps asked about, a site
-/// kept out, or recording paused (until resumed, or until a time an hour away), a broker with no
-/// player and no caller never wakes: a pause's one timer is armed for its end, not ticking.
+/// Issues 34 and 35: the person's controls cost an idle broker nothing. With new apps asked about,
+/// a site kept out, recording paused (until resumed, or until a time an hour away), or daily
+/// suggestions on, a broker with no player and no caller never wakes: a pause's or a suggestion's
+/// one timer is armed for its time, not ticking.
 @Suite(.serialized) struct IdleControlsTests {
     /// Context switches of every thread of `pid` so far.
     static func switches(of pid: Int32) throws -> Int {
@@ -18,7 +19,7 @@ import Testing
         }
     }
 
-    @Test("an idle broker does not wake, whatever the controls say", arguments: ["record", "ask", "site", "paused", "paused-until"])
+    @Test("an idle broker does not wake, whatever the controls say", arguments: ["record", "ask", "site", "paused", "paused-until", "suggestions"])
     func idleStaysAsleep(_ controls: String) async throws {
         let bus = try PrivateBus.start()
         let broker = try RunningBroker(bus: bus)
@@ -28,6 +29,8 @@ import Testing
         case "site": try await client.setSiteOptedOut("youtube.com", true)
         case "paused": try await client.pause()
         case "paused-until": try await client.pause(for: .seconds(3600))
+        // Issue 35: the daily suggestion's one timer is armed for its time, hours away at most.
+        case "suggestions": try await client.setSuggestionTime("04:00")
         default: break
         }
         // What the calls above set in motion settles within a second (the answers are sent, the

@@ -33,6 +33,8 @@ MB_TEST_PACKAGES=(mpv mpv-mpris vlc-bin vlc-plugin-base sox libsox-fmt-all ffmpe
     at-spi2-core python3-pyatspi xdotool x11-utils
     # A real Markdown implementation that renders broker-ctl's --format markdown (issue 35).
     python3-markdown
+    # The example journal app (issue 35, examples/journal): GTK 4 through PyGObject.
+    gir1.2-gtk-4.0
     # Programs the tests run themselves, named although other packages here bring them today:
     # pactl (the null sink), journalctl and systemd-cat (logging), gdbus-codegen (the C example).
     pulseaudio-utils systemd libglib2.0-dev-bin)
