@@ -4,7 +4,8 @@ import SwiftGtk
 
 /// The Listening History settings, on one page: recording on or off, paused for a while, and how
 /// long listens are kept; which apps are recorded, what becomes of a new one, and which sites in
-/// browsers; which sandboxed apps may read; the recent listens, each of which can be corrected,
+/// browsers; which sandboxed apps may read; the daily journaling suggestion; the recent listens,
+/// each of which can be corrected,
 /// and the corrections kept for later plays; deleting the history. Each control makes the same call `broker-ctl` makes, through the client
 /// library; a call that fails says why.
 @MainActor
@@ -12,6 +13,8 @@ final class SettingsWindow {
     private let client: MediaBrokerClient
     private let window: PreferencesWindow
     private let recording = PreferencesGroup(title: "Recording")
+    private let suggestions = PreferencesGroup(title: "Journaling Suggestions",
+                                               description: "Once a day, a moment of your listening to write about.")
     private let apps = PreferencesGroup(title: "Apps", description: "Listens are recorded from the apps switched on.")
     private let readers = PreferencesGroup(title: "Apps That May Read",
                                            description: "Sandboxed apps read your listening history only when allowed here.")
@@ -33,6 +36,7 @@ final class SettingsWindow {
         page.add(recording)
         page.add(apps)
         page.add(readers)
+        page.add(suggestions)
         page.add(listens)
         page.add(corrections)
         let deleting = PreferencesGroup(title: "Delete")
@@ -103,6 +107,7 @@ final class SettingsWindow {
             }.accessibleLabel("Let \(name) read")), to: readers)
         }
         if state.readers.isEmpty { add(ActionRow(title: "No sandboxed app has asked to read"), to: readers) }
+        showSuggestions(state)
         for listen in state.recentListens { add(listenRow(listen), to: listens) }
         if state.recentListens.isEmpty { add(ActionRow(title: "Nothing has been kept yet"), to: listens) }
         let appNames = Dictionary(state.apps.map { ($0.appID, $0.appName ?? $0.appID) }) { first, _ in first }
@@ -132,6 +137,25 @@ final class SettingsWindow {
                   }
                   .accessibleLabel("Remove correction of \(rule.title)")
                   .align(vertical: .center))
+    }
+
+    /// The daily suggestion: when it comes (or off), and the journal app it opens. Both are
+    /// changed in a dialog, as New apps is.
+    private func showSuggestions(_ state: SettingsState) {
+        let time = state.suggestionTime
+        add(ActionRow(title: "Suggest a moment to write about", subtitle: time.map { "Every day at \($0)" } ?? "Off",
+                      control: Button(child: Label("Change…")) { [unowned self] in
+                          SuggestionDialogs.askForTime(over: window.window, current: time) { [unowned self] chosen in
+                              change("The daily suggestion", thenReload: true) { client in try await client.setSuggestionTime(chosen) }
+                          }
+                      }.accessibleLabel("Change the daily suggestion").align(vertical: .center)), to: suggestions)
+        let chosen = state.journalApp.map { id in state.journalApps.first { $0.id == id }?.name ?? id }
+        add(ActionRow(title: "Open with", subtitle: chosen ?? (state.journalApps.isEmpty ? "No journal app is installed" : "No journal app chosen"),
+                      control: Button(child: Label("Choose…")) { [unowned self] in
+                          SuggestionDialogs.chooseJournalApp(over: window.window, apps: state.journalApps) { [unowned self] id in
+                              change("The journal app", thenReload: true) { client in try await client.setJournalApp(id) }
+                          }
+                      }.accessibleLabel("Choose the journal app").align(vertical: .center)), to: suggestions)
     }
 
     /// A site in browsers, recorded unless kept out.
@@ -300,6 +324,10 @@ struct SettingsState: Sendable {
     var recentListens: [GenericMedia] = []
     /// The corrections applied to later plays, oldest first.
     var rules: [CorrectionRuleInfo] = []
+    /// The daily suggestion's time (`nil`: off), the journal app it opens, the journal apps installed.
+    var suggestionTime: String?
+    var journalApp: String?
+    var journalApps: [JournalAppInfo] = []
     var error: MediaBrokerError?
 
     /// How many recent listens the window shows: enough to find the one just heard.
@@ -317,6 +345,9 @@ struct SettingsState: Sendable {
             state.readers = try await client.readers()
             state.recentListens = try await client.recentMedia(limit: recentListenCount)
             state.rules = try await client.rules()
+            state.suggestionTime = try await client.suggestionTime()
+            state.journalApp = try await client.journalApp()
+            state.journalApps = try await client.journalApps()
         } catch {
             state.error = error
         }

@@ -59,6 +59,36 @@ import Testing
         try await waitUntil("the site is let in again", timeout: .seconds(10)) { try await client.optedOutSites().isEmpty }
     }
 
+    @Test("the daily suggestion's time is set (which turns it on), the journal app chosen among those installed, and Turn Off turns it off (issue 35)")
+    func journalingSuggestions() async throws {
+        let dataHome = try TemporaryDirectory(prefix: "journal-data")
+        try JournalAppFixture.install(into: dataHome.path)
+        let rig = try await PickerRig(applications: dataHome)
+        let client = try rig.broker.client()
+        let settings = try ChildProcess.launch(
+            try BuiltProducts.path(of: "media-broker-picker"), arguments: ["--settings"],
+            environment: rig.bus.environment.merging(rig.display.environment) { $1 })
+        defer { settings.signal(SIGTERM) }
+
+        // Saving a time turns suggestions on; a time the broker would refuse cannot be saved.
+        _ = try rig.drive(Self.title, ["expect:No journal app chosen", "press:Change the daily suggestion"])
+        _ = try rig.drive("@Once a day at this time", [
+            "type:\(SuggestionTimeField.name)=7:3", "disabled:Save", "type:\(SuggestionTimeField.name)=07:30", "press:Save", "gone",
+        ])
+        try await waitUntil("suggestions come at 07:30", timeout: .seconds(10)) { try await client.suggestionTime() == "07:30" }
+
+        _ = try rig.drive(Self.title, ["expect:Every day at 07:30", "press:Choose the journal app"])
+        _ = try rig.drive("@Write about it opens", ["press:Example Journal", "gone"])
+        try await waitUntil("the journal app is chosen", timeout: .seconds(10)) { try await client.journalApp() == JournalAppFixture.id }
+        _ = try rig.drive(Self.title, ["expect:Example Journal", "press:Change the daily suggestion"])
+        _ = try rig.drive("@Once a day at this time", ["press:Turn Off", "gone"])
+        try await waitUntil("suggestions are off", timeout: .seconds(10)) { try await client.suggestionTime() == nil }
+        _ = try rig.drive(Self.title, ["expect:Off"])
+    }
+
+    /// The time field's accessible name (`SuggestionDialogs.timeField`).
+    enum SuggestionTimeField { static let name = "Time" }
+
     @Test("deleting the history asks first, and only Delete deletes")
     func deleteAsksFirst() async throws {
         let rig = try await PickerRig()
