@@ -84,13 +84,17 @@ public enum BrokerDaemon {
             return 1
         }
         StoreBackpressure.install(on: connection, for: store, log: log)
-        // Both reads queue at once, and the listens left open by the last run are needed only
-        // once the object serves, so start-up waits for the store thread once, not twice.
+        // Every read queues at once, and the listens left open by the last run are needed only
+        // once the object serves, so start-up waits for the store thread once, not for each read.
         let leftovers = ResultBox<Result<[OpenListen], StoreError>>()
         store.openListens { leftovers.set($0) }
+        let storedRules = ResultBox<Result<[CorrectionRule], StoreError>>()
+        store.correctionRules { storedRules.set($0) }
+        let storedSuggestions = ResultBox<Result<String?, StoreError>>()
+        store.setting(SuggestionSettings.storeKey) { storedSuggestions.set($0) }
         let settings = loadSettings(from: store, log: log)
-        let rules = loadRules(from: store, log: log)
-        let suggestions = loadSuggestionSettings(from: store, log: log)
+        let rules = rules(from: storedRules.wait(), log: log)
+        let suggestions = suggestionSettings(from: storedSuggestions.wait(), log: log)
 
         let broker = Broker(connection: connection, store: store, settings: settings, rules: rules, suggestionSettings: suggestions,
                             options: options, environment: environment, log: log)
@@ -174,8 +178,8 @@ public enum BrokerDaemon {
 
     /// The person's correction rules; when they cannot be read, listens are recorded as told
     /// (nothing is lost: each can still be corrected).
-    private static func loadRules(from store: HistoryStore, log: Log) -> CorrectionRules {
-        switch waitFor({ done in store.correctionRules { done($0) } }) {
+    private static func rules(from stored: Result<[CorrectionRule], StoreError>, log: Log) -> CorrectionRules {
+        switch stored {
         case .success(let rules):
             return CorrectionRules(rules)
         case .failure(let error):
@@ -186,8 +190,8 @@ public enum BrokerDaemon {
 
     /// The journaling suggestions' settings; when they cannot be read, suggestions stay off until
     /// set again (nothing is sent that the person may have turned off).
-    private static func loadSuggestionSettings(from store: HistoryStore, log: Log) -> SuggestionSettings {
-        switch waitFor({ done in store.setting(SuggestionSettings.storeKey) { done($0) } }) {
+    private static func suggestionSettings(from stored: Result<String?, StoreError>, log: Log) -> SuggestionSettings {
+        switch stored {
         case .success(nil):
             return SuggestionSettings()
         case .success(let text?):
