@@ -10,6 +10,9 @@ enum LocalClockText {
         return strftime(format, date)
     }
 
+    /// The time alone: `21:30`.
+    static func clock(_ date: Date) -> String { strftime("%H:%M", date) }
+
     private static func isSameDay(_ a: Date, _ b: Date) -> Bool { strftime("%Y-%m-%d", a) == strftime("%Y-%m-%d", b) }
 
     private static func strftime(_ format: String, _ date: Date) -> String {

@@ -25,6 +25,7 @@ final class JournalSuggestions: @unchecked Sendable {
     private let notifications: DesktopNotifications
     private let resolver: AppResolver
     private let launcher: JournalLauncher
+    private let copier: CopyPicker
     private let localTime: LocalTime
     private let log: Log
     private var settings: SuggestionSettings
@@ -33,8 +34,8 @@ final class JournalSuggestions: @unchecked Sendable {
     private var shown: DesktopNotifications.Shown?
 
     init(connection: BusConnection, store: HistoryStore, queries: HistoryQueries, privacy: CurrentSettings,
-         notifications: DesktopNotifications, resolver: AppResolver, launcher: JournalLauncher, settings: SuggestionSettings,
-         localTime: LocalTime = .system, log: Log) {
+         notifications: DesktopNotifications, resolver: AppResolver, launcher: JournalLauncher, copier: CopyPicker,
+         settings: SuggestionSettings, localTime: LocalTime = .system, log: Log) {
         self.connection = connection
         self.store = store
         self.queries = queries
@@ -42,6 +43,7 @@ final class JournalSuggestions: @unchecked Sendable {
         self.notifications = notifications
         self.resolver = resolver
         self.launcher = launcher
+        self.copier = copier
         self.settings = settings
         self.localTime = localTime
         self.log = log
@@ -57,6 +59,7 @@ final class JournalSuggestions: @unchecked Sendable {
         timer = nil
         if let shown { notifications.withdraw(shown) }
         shown = nil
+        copier.stop()
     }
 
     // MARK: The interface
@@ -245,10 +248,13 @@ final class JournalSuggestions: @unchecked Sendable {
         }
     }
 
-    /// *Write about it*: the chosen journal app, started at the suggestion.
+    /// *Write about it*: the chosen journal app, started at the suggestion; with none chosen, the
+    /// broker's own picker, to copy the moment as text.
     private func open(_ token: String, activationToken: String?) {
         guard let id = settings.journalApp else {
-            return log.info("a suggestion was chosen, but no journal app is: choose one with broker-ctl suggest --app")
+            guard let suggested = tokens.moment(for: token) else { return }
+            log.info("a suggestion was chosen with no journal app: the picker opens to copy it")
+            return copier.open(at: suggested, activationToken: activationToken)
         }
         resolver.journalApps { [self, loop = connection.loop] apps in
             loop.execute { [self] in
