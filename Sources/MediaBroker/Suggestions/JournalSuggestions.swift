@@ -168,7 +168,7 @@ final class JournalSuggestions: @unchecked Sendable {
         guard settings.lastDay != day else { return log.debug("no suggestion: one was made today already") }
         moments(since: day, until: now) { [self] today in
             if let choice = DailySuggestion.choose(today: today) { return show(choice, day: day) }
-            let years = DailySuggestion.sameDayInEarlierYears(as: day, localTime: localTime)
+            let years = OnThisDay.days(sameDateAs: day, localTime: localTime, years: 1...DailySuggestion.yearsBack)
             readEarlier(years[...], found: [:]) { [self] earlier in
                 guard let choice = DailySuggestion.choose(today: [], earlier: earlier) else {
                     return log.debug("no moment worth a suggestion today")
@@ -178,7 +178,7 @@ final class JournalSuggestions: @unchecked Sendable {
         }
     }
 
-    private func readEarlier(_ years: ArraySlice<(yearsAgo: Int, since: Microseconds, until: Microseconds)>, found: [Int: [Moment]],
+    private func readEarlier(_ years: ArraySlice<OnThisDay.Day>, found: [Int: [Moment]],
                              then: @escaping @Sendable ([Int: [Moment]]) -> Void) {
         guard let year = years.first else { return then(found) }
         moments(since: year.since, until: year.until) { [self] moments in
