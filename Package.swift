@@ -50,10 +50,10 @@ let package = Package(
         .target(name: "BrokerCore", dependencies: ["Clocks", "AssetContract"], swiftSettings: strict),
         .target(name: "MediaBroker", dependencies: ["BrokerCore", "SwiftDBus", "CSQLite", "Clocks", "Locking", "MediaBrokerVersion", "AssetContract", "PickerChannel", "BoundedFile"], swiftSettings: strict),
         .target(name: "MediaDonationClient", dependencies: ["SwiftDBus", "Clocks", "MediaBrokerVersion", "AssetContract"], swiftSettings: strict),
-        .target(name: "MediaPicker", dependencies: ["SwiftGtk", "PickerChannel", "MediaDonationClient", "MediaBrokerVersion", "BoundedFile"], swiftSettings: strict),
+        .target(name: "MediaPicker", dependencies: ["SwiftGtk", "PickerChannel", "MediaDonationClient", "MediaBrokerVersion", "BoundedFile", "Clocks"], swiftSettings: strict),
 
         .executableTarget(name: "media-broker", dependencies: ["MediaBroker"], swiftSettings: strict),
-        .executableTarget(name: "broker-ctl", dependencies: ["MediaDonationClient", "MediaBrokerVersion", "AssetContract"], swiftSettings: strict),
+        .executableTarget(name: "broker-ctl", dependencies: ["MediaDonationClient", "MediaBrokerVersion", "AssetContract", "Clocks"], swiftSettings: strict),
         .executableTarget(name: "media-broker-picker", dependencies: ["MediaPicker"], swiftSettings: strict),
 
         // Shared helpers for tests: private buses, child processes, waiting with deadlines.
