@@ -33,6 +33,11 @@ public struct Screenshot: Sendable {
             "-frames:v", "1", path,
         ], environment: environment)
         guard grab.status == .exited(0) else { throw TestSupportError("ffmpeg could not grab \(title): \(grab.standardError)") }
+        return try read(path, width: width, height: height)
+    }
+
+    /// Reads back the picture of `width`×`height` saved at `path`.
+    public static func read(_ path: String, width: Int, height: Int) throws -> Screenshot {
         let raw = path + ".rgb"
         defer { try? FileManager.default.removeItem(atPath: raw) }
         let decode = try ChildProcess.run("ffmpeg", arguments: ["-loglevel", "error", "-y", "-i", path, "-f", "rawvideo", "-pix_fmt", "rgb24", raw])
