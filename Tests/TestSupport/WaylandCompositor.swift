@@ -239,19 +239,37 @@ extension WaylandCompositor {
         case .mutter:
             throw TestSupportError("mutter alone tells nobody which windows it shows")
         }
-        do {
-            return try JSONDecoder().decode([ShownWindow].self, from: Data(json.utf8))
-        } catch {
-            throw TestSupportError("\(kind) listed its windows unreadably (\(error)): \(json)")
-        }
+        return try Self.decoded(json, as: [ShownWindow].self, what: "\(kind)'s windows")
     }
 
     /// Waits until the compositor shows a window whose title starts with `prefix`, and returns it.
     public func window(titled prefix: String, timeout: Duration = .seconds(20)) throws -> ShownWindow {
-        var found: ShownWindow?
-        try waitUntil("\(kind) shows a window titled \(prefix)…", timeout: timeout) {
-            found = try windows().first { $0.title.hasPrefix(prefix) }
-            return found != nil
+        try Self.first("\(kind) shows a window titled \(prefix)…", timeout: timeout, of: windows) { $0.title.hasPrefix(prefix) }
+    }
+
+    /// `json` read as `type`; an error quoting it when it is not.
+    static func decoded<Value: Decodable>(_ json: String, as type: Value.Type, what: String) throws -> Value {
+        do {
+            return try JSONDecoder().decode(type, from: Data(json.utf8))
+        } catch {
+            throw TestSupportError("\(what) came unreadable (\(error)): \(json)")
+        }
+    }
+
+    /// Waits until `list` holds an element that `matches`, and returns the first; on timeout the
+    /// error says what the list held.
+    static func first<Element>(_ description: String, timeout: Duration, of list: () throws -> [Element],
+                               where matches: (Element) -> Bool) throws -> Element {
+        var found: Element?
+        var listed: [Element] = []
+        do {
+            try waitUntil(description, timeout: timeout) {
+                listed = try list()
+                found = listed.first(where: matches)
+                return found != nil
+            }
+        } catch let timeout as WaitTimeout {
+            throw TestSupportError("\(timeout); there were \(listed)")
         }
         return found!
     }
@@ -282,6 +300,81 @@ extension WaylandCompositor {
             return try Screenshot.read(path, width: size[0], height: size[1])
         case .mutter:
             throw TestSupportError("mutter alone has no screenshot service (its screen casts need PipeWire)")
+        }
+    }
+}
+
+// MARK: GNOME Shell's notifications
+
+extension WaylandCompositor {
+    /// A notification in GNOME Shell's message tray.
+    public struct TrayNotification: Decodable, Sendable, Equatable {
+        public var title: String
+        public var body: String
+        /// The labels of its buttons, in order.
+        public var actions: [String]
+    }
+
+    /// GNOME Shell's notification service (`gjs …/org.gnome.Shell.Notifications`, which a desktop's
+    /// bus starts on demand): it owns `org.freedesktop.Notifications` and passes each notification
+    /// to the shell, and the shell's answers back to the sender. Returned once it owns the name.
+    public func notificationService() throws -> ChildProcess {
+        guard kind == .gnomeShell else { throw TestSupportError("only GNOME Shell has GNOME Shell's notification service, not \(kind)") }
+        let service = try ChildProcess.launch("gjs", arguments: ["/usr/share/gnome-shell/org.gnome.Shell.Notifications"],
+                                              environment: bus.environment.merging(environment) { $1 })
+        try waitUntil("GNOME Shell's notification service owns org.freedesktop.Notifications", timeout: .seconds(15)) {
+            guard service.isRunning else { throw TestSupportError("GNOME Shell's notification service ended\n\(service.transcript)") }
+            return try bus.listNames().contains("org.freedesktop.Notifications")
+        }
+        return service
+    }
+
+    /// The notifications in GNOME Shell's message tray, oldest source first.
+    public func notifications() throws -> [TrayNotification] {
+        let json = try eval("""
+            Main.messageTray.getSources().flatMap(source => source.notifications)
+                .map(n => ({title: n.title ?? "", body: n.bannerBodyText ?? "", actions: n.actions.map(action => action.label)}))
+            """)
+        return try Self.decoded(json, as: [TrayNotification].self, what: "GNOME Shell's notifications")
+    }
+
+    /// Waits until GNOME Shell's tray holds a notification whose title starts with `prefix`.
+    public func notification(titled prefix: String, timeout: Duration = .seconds(20)) throws -> TrayNotification {
+        try Self.first("GNOME Shell shows a notification titled \(prefix)…", timeout: timeout, of: notifications) { $0.title.hasPrefix(prefix) }
+    }
+
+    /// Presses the button labelled `label` of the notification titled `prefix`…, as a person
+    /// would in its banner: the shell's own banner of it is made and its button clicked, which
+    /// runs the shell's action for it (and takes the notification away unless it is resident).
+    public func press(_ label: String, onNotificationTitled prefix: String) throws {
+        let quoted = { (text: String) in String(decoding: try JSONEncoder().encode(text), as: UTF8.self) }
+        let result = try eval("""
+            (() => {
+                const notification = Main.messageTray.getSources().flatMap(source => source.notifications)
+                    .find(n => (n.title ?? "").startsWith(\(try quoted(prefix))));
+                if (!notification) return "no notification";
+                const banner = notification.source.createBanner(notification);
+                const button = (banner._buttonBox?.get_children() ?? []).find(b => b.label === \(try quoted(label)));
+                if (!button) return "no button";
+                button.emit("clicked", 1);
+                return "pressed";
+            })()
+            """)
+        guard result == "\"pressed\"" else { throw TestSupportError("GNOME Shell could not press \(label) on \(prefix)…: \(result)") }
+    }
+
+    /// `org.freedesktop.Notifications.GetServerInformation` of whoever owns the name on the bus:
+    /// its name, vendor, version and the specification's version.
+    public func notificationServerInformation() throws -> [String] {
+        let reply = try ChildProcess.run(
+            "dbus-send", arguments: ["--session", "--print-reply", "--dest=org.freedesktop.Notifications", "/org/freedesktop/Notifications",
+                                     "org.freedesktop.Notifications.GetServerInformation"],
+            environment: bus.environment)
+        guard reply.status == .exited(0) else { throw TestSupportError("GetServerInformation failed: \(reply.standardError)") }
+        return reply.standardOutput.split(separator: "\n").compactMap { line in
+            let line = line.trimmingCharacters(in: .whitespaces)
+            guard line.hasPrefix("string \""), line.hasSuffix("\"") else { return nil }
+            return String(line.dropFirst("string \"".count).dropLast())
         }
     }
 }

@@ -36,8 +36,9 @@ MB_TEST_PACKAGES=(mpv mpv-mpris vlc-bin vlc-plugin-base sox libsox-fmt-all ffmpe
     # The example journal app (issue 35, examples/journal): GTK 4 through PyGObject.
     gir1.2-gtk-4.0
     # The windows under real Wayland desktops (issue 36), started headless: GNOME's compositor
-    # alone and with its shell (Eval, screenshots, its notification server), and KDE's.
-    mutter gnome-shell kwin-wayland
+    # alone and with its shell (Eval, screenshots), and KDE's; gjs runs the shell's notification
+    # service, which owns org.freedesktop.Notifications for it.
+    mutter gnome-shell kwin-wayland gjs
     # Programs the tests run themselves, named although other packages here bring them today:
     # pactl (the null sink), journalctl and systemd-cat (logging), gdbus-codegen (the C example).
     pulseaudio-utils systemd libglib2.0-dev-bin)
