@@ -8,10 +8,9 @@ import TestSupport
 /// `Tests/Fixtures/picker-driver.py`, apps are `Tests/Fixtures/pick-app.py`.
 final class PickerRig: Sendable {
     let bus: PrivateBus
-    /// Where the broker's windows show: an X display unless the rig was given a Wayland compositor.
+    /// Where the broker's windows show: an X display unless the rig was given another screen.
     let screen: any DisplayServer
-    /// The X display, for tests that drive windows with X's tools; only rigs made without a
-    /// compositor have one.
+    /// The X display, for tests that drive windows with X's tools; only rigs on X have one.
     var display: VirtualDisplay { screen as! VirtualDisplay }
     /// The Wayland compositor, for rigs given one.
     var compositor: WaylandCompositor? { screen as? WaylandCompositor }
@@ -38,14 +37,14 @@ final class PickerRig: Sendable {
     /// - Parameters:
     ///   - applications: desktop files the broker can name apps by (`XDG_DATA_HOME`).
     ///   - brokerEnvironment: more of the broker's environment (what a journal app it starts reads).
-    ///   - compositor: a Wayland compositor to show the windows on, started on the bus it is given
-    ///     (the rig's); an X display (Xvfb) without one.
+    ///   - screen: where the windows show (a Wayland compositor, a larger X display), started on the
+    ///     bus it is given (the rig's); an X display (Xvfb) of 1280×800 without it.
     init(applications: TemporaryDirectory? = nil, brokerEnvironment: [String: String] = [:],
-         compositor: ((PrivateBus) throws -> WaylandCompositor)? = nil) async throws {
+         screen: ((PrivateBus) throws -> any DisplayServer)? = nil) async throws {
         bus = try PrivateBus.start()
-        screen = try compositor?(bus) ?? VirtualDisplay()
+        self.screen = try screen?(bus) ?? VirtualDisplay()
         configuration = try TemporaryDirectory(prefix: "picker-config")
-        var environment = screen.environment
+        var environment = self.screen.environment
         environment["XDG_CONFIG_HOME"] = configuration.path
         let started = Date()
         hoursEast = MiddayTimeZone.hoursEast(at: started)

@@ -12,7 +12,7 @@ import Testing
     static func rig(on kind: WaylandCompositor.Kind) async throws -> (rig: PickerRig, compositor: WaylandCompositor) {
         let rig: PickerRig
         do {
-            rig = try await PickerRig(compositor: { try WaylandCompositor(kind, bus: $0) })
+            rig = try await PickerRig(screen: { try WaylandCompositor(kind, bus: $0) })
         } catch let error as WaylandCompositor.CannotStart {
             try Test.cancel("\(error)")
         }

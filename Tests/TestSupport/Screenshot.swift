@@ -58,6 +58,19 @@ public struct Screenshot: Sendable {
         return colours.count
     }
 
+    /// How light it is on the whole, from 0 (black) to 1 (white): the mean of its pixels' relative
+    /// luminance (Rec. 709's weights, on the sRGB values as they are; enough to tell a dark window
+    /// from a light one).
+    public var meanLuminance: Double {
+        var total = 0.0
+        var index = 0
+        while index + 2 < pixels.count {
+            total += 0.2126 * Double(pixels[index]) + 0.7152 * Double(pixels[index + 1]) + 0.0722 * Double(pixels[index + 2])
+            index += 3
+        }
+        return pixels.isEmpty ? 0 : total / 255 / Double(pixels.count / 3)
+    }
+
     /// Whether it shows something else than `other`: another size, or more than 1% of its pixels
     /// changed.
     public func differs(from other: Screenshot) -> Bool {

@@ -12,9 +12,10 @@ public final class VirtualDisplay: Sendable {
 
     public var environment: [String: String] { ["DISPLAY": name] }
 
-    public init(timeout: Duration = .seconds(15)) throws {
+    /// A screen of `width`×`height` pixels: a window scaled 2× (`GDK_SCALE=2`) needs a large one.
+    public init(width: Int = 1280, height: Int = 800, timeout: Duration = .seconds(15)) throws {
         let process = try ChildProcess.launch(
-            "Xvfb", arguments: ["-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp", "-noreset"])
+            "Xvfb", arguments: ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp", "-noreset"])
         var number: Int?
         try waitUntil("Xvfb tells its display number", timeout: timeout) {
             guard process.isRunning else { throw TestSupportError("Xvfb ended\n\(process.transcript)") }

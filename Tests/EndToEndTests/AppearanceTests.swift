@@ -1,0 +1,67 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Issue 36 §4: the windows look like the desktop's — light or dark as libadwaita's colour scheme
+/// says (`ADW_DEBUG_COLOR_SCHEME` stands in here for the desktop's setting, which libadwaita reads
+/// the same way), and twice the size, sharp, on a 2× display (`GDK_SCALE=2` on X11). Each picture is
+/// left in ``Screenshot/folder()``; `docs/screenshots` holds copies.
+@Suite(.serialized, .timeLimit(.minutes(3))) struct AppearanceTests {
+    static let reason = "Add music to today's entry"
+
+    /// Pictures of the picker (an open moment) and of the settings window, each run with `style`
+    /// in its environment, saved as picker-`name`.png and settings-`name`.png.
+    static func pictures(_ rig: PickerRig, style: [String: String], name: String) throws -> (picker: Screenshot, settings: Screenshot) {
+        let folder = try Screenshot.folder()
+        let app = try rig.pickingApp(reason: reason)
+        _ = try rig.drive(PickerRig.window(reason: reason), ["press:Continue", "press:\(rig.momentButton)",
+                                                             "control:\(PickerRig.checkBox(rig.album[0]))"])
+        let title = try ScreenshotTests.windowTitle(startingWith: PickerRig.pickerTitle, on: rig.display)
+        let picker = try Screenshot.take(windowTitled: title, on: rig.display, to: folder + "/picker-\(name).png")
+        _ = try rig.drive(PickerRig.window(reason: reason), ["press:Cancel", "gone"])
+        #expect(try PickerRig.response(of: app).code == 1)
+        return (picker, try settings(rig, style: style, to: folder + "/settings-\(name).png"))
+    }
+
+    /// A picture of the settings window run with `style` in its environment.
+    static func settings(_ rig: PickerRig, style: [String: String], to path: String) throws -> Screenshot {
+        let settings = try ChildProcess.launch(
+            try BuiltProducts.path(of: "media-broker-picker"), arguments: ["--settings"],
+            environment: rig.bus.environment.merging(rig.display.environment) { $1 }.merging(style) { $1 })
+        defer { settings.signal(SIGTERM) }
+        _ = try rig.drive(SettingsWindowTests.title, ["expect:Record listening"])
+        let shot = try Screenshot.take(windowTitled: SettingsWindowTests.title, on: rig.display, to: path)
+        settings.signal(SIGTERM)
+        _ = try rig.drive(SettingsWindowTests.title, ["gone"])
+        return shot
+    }
+
+    @Test("the picker and the settings window are light in the light scheme and dark in the dark one",
+          arguments: [("light", "default"), ("dark", "prefer-dark")])
+    func followTheColourScheme(name: String, scheme: String) async throws {
+        let style = ["ADW_DEBUG_COLOR_SCHEME": scheme]
+        let rig = try await PickerRig(brokerEnvironment: style)
+        let (picker, settings) = try Self.pictures(rig, style: style, name: name)
+        for shot in [picker, settings] {
+            #expect(shot.colourCount > 50, "\(shot.path) drew something")
+            if name == "dark" {
+                #expect(shot.meanLuminance < 0.3, "\(shot.path) is dark: \(shot.meanLuminance)")
+            } else {
+                #expect(shot.meanLuminance > 0.7, "\(shot.path) is light: \(shot.meanLuminance)")
+            }
+        }
+    }
+
+    @Test("on a 2× display the picker and the settings window are twice the size in pixels")
+    func doubleScale() async throws {
+        let scaled = ["GDK_SCALE": "2"]
+        let rig = try await PickerRig(brokerEnvironment: scaled, screen: { _ in try VirtualDisplay(width: 2560, height: 1600) })
+        let (picker, settings) = try Self.pictures(rig, style: scaled, name: "2x")
+        let plain = try Self.settings(rig, style: [:], to: try Screenshot.folder() + "/settings-1x.png")
+        // The picker opens at 960×640 points.
+        #expect(picker.width == 1920 && picker.height == 1280, "\(picker.width)×\(picker.height)")
+        #expect(settings.width == 2 * plain.width && settings.height == 2 * plain.height,
+                "\(settings.width)×\(settings.height) against \(plain.width)×\(plain.height)")
+        #expect(picker.colourCount > 50 && settings.colourCount > 50)
+    }
+}
