@@ -64,4 +64,29 @@ import Testing
                 "\(settings.width)×\(settings.height) against \(plain.width)×\(plain.height)")
         #expect(picker.colourCount > 50 && settings.colourCount > 50)
     }
+
+    @Test("on a 2× Wayland monitor (GNOME Shell, KWin) the picker shows twice the size, drawn at 2×",
+          arguments: [WaylandCompositor.Kind.gnomeShell, .kwin])
+    func doubleScaleOnWayland(kind: WaylandCompositor.Kind) async throws {
+        let rig: PickerRig
+        do {
+            // The picker, which writes on the broker's standard error, logs its Wayland requests.
+            rig = try await PickerRig(brokerEnvironment: ["WAYLAND_DEBUG": "client"], screen: { try WaylandCompositor(kind, bus: $0, scale: 2) })
+        } catch let error as WaylandCompositor.CannotStart {
+            try Test.cancel("\(error)")
+        }
+        let compositor = try #require(rig.compositor)
+        let app = try rig.pickingApp(reason: Self.reason)
+        _ = try rig.drive(PickerRig.window(reason: Self.reason), ["press:Continue", "press:\(rig.momentButton)",
+                                                                  "control:\(PickerRig.checkBox(rig.album[0]))"])
+        let window = try compositor.window(titled: PickerRig.pickerTitle)
+        let shot = try compositor.screenshot(of: window, to: try Screenshot.folder() + "/picker-\(kind)-wayland-2x.png")
+        // 960×640 points shown with 2×2 pixels each. A window drawn at 1× and enlarged by the
+        // compositor, blurred, would look as large: that its buffers are 2× is the picker's word.
+        #expect(shot.width == 1920 && shot.height == 1280, "\(shot.width)×\(shot.height)")
+        #expect(rig.broker.process.standardError.contains(".set_buffer_scale(2)"), "the picker draws at 2×")
+        #expect(shot.colourCount > 50, "\(shot.path) drew something")
+        _ = try rig.drive(PickerRig.window(reason: Self.reason), ["press:Cancel", "gone"])
+        #expect(try PickerRig.response(of: app).code == 1)
+    }
 }

@@ -3,8 +3,9 @@
 
   kwin-screenshot.py X Y WIDTH HEIGHT PNG
 
-asks org.kde.KWin.ScreenShot2.CaptureArea for that rectangle (a window's frame: a window of its
-own would bring the shadow GTK draws around it, in black), reads the raw image KWin writes into
+asks org.kde.KWin.ScreenShot2.CaptureArea for that rectangle, in logical pixels (a window's frame:
+a window of its own would bring the shadow GTK draws around it, in black), at the screen's own
+resolution (twice the size on a 2× screen), reads the raw image KWin writes into
 the pipe it is given, saves it as PNG at PNG and prints "WIDTH HEIGHT". KWin answers only callers a desktop file
 grants the interface, or any when it runs with KWIN_SCREENSHOT_NO_PERMISSION_CHECKS=1.
 """
@@ -22,7 +23,7 @@ bus = dbus.SessionBus()
 shots = dbus.Interface(bus.get_object("org.kde.KWin", "/org/kde/KWin/ScreenShot2"), "org.kde.KWin.ScreenShot2")
 read_end, write_end = os.pipe()
 x, y, width, height = (int(value) for value in sys.argv[1:5])
-results = shots.CaptureArea(x, y, dbus.UInt32(width), dbus.UInt32(height), dbus.Dictionary({}, signature="sv"),
+results = shots.CaptureArea(x, y, dbus.UInt32(width), dbus.UInt32(height), dbus.Dictionary({"native-resolution": True}, signature="sv"),
                             dbus.types.UnixFd(write_end))
 os.close(write_end)
 chunks = []

@@ -62,25 +62,27 @@ public final class WaylandCompositor: DisplayServer {
 
     /// Starts a compositor of `kind` with its services on `bus`, and waits until its Wayland
     /// socket accepts clients and it owns its main bus name (its desktop's interfaces are there).
-    public init(_ kind: Kind, bus: PrivateBus, timeout: Duration = .seconds(30)) throws {
+    /// With `scale` 2 the monitor is a HiDPI one: 2560×1600 pixels shown as 1280×800 at 2×, as a
+    /// person sets it in the desktop's display settings.
+    public init(_ kind: Kind, bus: PrivateBus, scale: Int = 1, timeout: Duration = .seconds(30)) throws {
         self.kind = kind
         self.bus = bus
         runtime = try TemporaryDirectory(prefix: "wayland-runtime")
         guard chmod(runtime.path, 0o700) == 0 else { throw TestSupportError("cannot make \(runtime.path) private") }
         var environment = bus.environment.merging(["XDG_RUNTIME_DIR": runtime.path]) { $1 }
-        let size = ["--width", "1280", "--height", "800"]
+        let size = ["--width", "1280", "--height", "800", "--scale", String(scale)]
         let name: String
         switch kind {
         case .mutter:
             systemBus = nil
             name = "org.gnome.Mutter.DisplayConfig"
-            process = try ChildProcess.launch("mutter", arguments: Self.gnomeArguments(socket: socket), environment: environment)
+            process = try ChildProcess.launch("mutter", arguments: Self.gnomeArguments(socket: socket, scale: scale), environment: environment)
         case .gnomeShell:
             let systemBus = try PrivateBus.start()
             self.systemBus = systemBus
             environment["DBUS_SYSTEM_BUS_ADDRESS"] = systemBus.address
             name = "org.gnome.Shell"
-            process = try ChildProcess.launch("gnome-shell", arguments: Self.gnomeArguments(socket: socket) + ["--unsafe-mode"],
+            process = try ChildProcess.launch("gnome-shell", arguments: Self.gnomeArguments(socket: socket, scale: scale) + ["--unsafe-mode"],
                                               environment: environment)
         case .kwin:
             systemBus = nil
@@ -112,10 +114,36 @@ public final class WaylandCompositor: DisplayServer {
             // leaves the one and reads the other, and only then sees windows as they are.
             _ = try eval("Main.overview.hide(); Main.messageTray.getSources().forEach(source => source.destroy()); true")
         }
+        if scale != 1 && kind != .kwin { try scaleGnomeMonitor(by: scale) }
     }
 
-    private static func gnomeArguments(socket: String) -> [String] {
-        ["--headless", "--wayland", "--no-x11", "--virtual-monitor", "1280x800", "--wayland-display", socket]
+    private static func gnomeArguments(socket: String, scale: Int) -> [String] {
+        ["--headless", "--wayland", "--no-x11", "--virtual-monitor", "\(1280 * scale)x\(800 * scale)", "--wayland-display", socket]
+    }
+
+    /// Sets the scale of GNOME's virtual monitor as the display settings do, through
+    /// `org.gnome.Mutter.DisplayConfig` (its only monitor, its only mode; kept until it stops),
+    /// and waits until it is in use.
+    private func scaleGnomeMonitor(by scale: Int) throws {
+        let state = try gdbus("org.gnome.Mutter.DisplayConfig", "/org/gnome/Mutter/DisplayConfig", "org.gnome.Mutter.DisplayConfig.GetCurrentState")
+        guard let serial = state.firstMatch(of: /uint32 (\d+)/)?.1, let connector = state.firstMatch(of: /\(\('([^']+)'/)?.1,
+              let mode = state.firstMatch(of: /'(\d+x\d+@[\d.]+)'/)?.1 else {
+            throw TestSupportError("GNOME's display configuration is unlike any known: \(state)")
+        }
+        _ = try gdbus("org.gnome.Mutter.DisplayConfig", "/org/gnome/Mutter/DisplayConfig", "org.gnome.Mutter.DisplayConfig.ApplyMonitorsConfig",
+                      String(serial), "1", "[(0, 0, \(scale).0, 0, true, [('\(connector)', '\(mode)', @a{sv} {})])]", "@a{sv} {}")
+        try waitUntil("GNOME's monitor is at \(scale)×") {
+            try gdbus("org.gnome.Mutter.DisplayConfig", "/org/gnome/Mutter/DisplayConfig", "org.gnome.Mutter.DisplayConfig.GetCurrentState")
+                .contains("[(0, 0, \(scale).0,")
+        }
+    }
+
+    /// A method call with `gdbus`, whose arguments are GVariant text (dbus-send has no structures).
+    private func gdbus(_ destination: String, _ path: String, _ method: String, _ arguments: String...) throws -> String {
+        let call = try ChildProcess.run("gdbus", arguments: ["call", "--session", "--dest", destination, "--object-path", path, "--method", method]
+                                            + arguments, environment: bus.environment)
+        guard call.status == .exited(0) else { throw TestSupportError("\(method) failed: \(call.standardError)") }
+        return call.standardOutput
     }
 
     /// The dynamic loader kwin_wayland runs through (see the type's comment).
@@ -213,7 +241,8 @@ extension WaylandCompositor {
         public var parent: String?
         /// The compositor's own id of it.
         public var id: String
-        /// Its frame on the screen, in logical pixels.
+        /// Its frame on the screen: in the monitor's own pixels on GNOME (its layout is physical),
+        /// in logical ones on KWin.
         public var x, y, width, height: Int
     }
 
@@ -274,19 +303,22 @@ extension WaylandCompositor {
         return found!
     }
 
-    /// Takes the picture of `window`'s frame through the desktop's own screenshot service — GNOME Shell's
+    /// Takes the picture of `window`'s frame, in the monitor's own pixels, through the desktop's own screenshot service — GNOME Shell's
     /// `org.gnome.Shell.Screenshot` (open in unsafe mode), KWin's `org.kde.KWin.ScreenShot2` —
     /// and saves it as PNG at `path`.
     public func screenshot(of window: ShownWindow, to path: String) throws -> Screenshot {
         switch kind {
         case .gnomeShell:
+            // The shell takes the area in its interface's points, which its scale factor (the
+            // monitor's) makes pixels.
+            let scale = Int(try eval("imports.gi.St.ThemeContext.get_for_stage(global.stage).scale_factor")) ?? 1
+            let area = [window.x, window.y, window.width, window.height].map { "int32:\($0 / scale)" }
             let shot = try ChildProcess.run(
                 "dbus-send", arguments: ["--session", "--print-reply", "--dest=org.gnome.Shell.Screenshot", "/org/gnome/Shell/Screenshot",
-                                         "org.gnome.Shell.Screenshot.ScreenshotArea", "int32:\(window.x)", "int32:\(window.y)",
-                                         "int32:\(window.width)", "int32:\(window.height)", "boolean:false", "string:" + path],
+                                         "org.gnome.Shell.Screenshot.ScreenshotArea"] + area + ["boolean:false", "string:" + path],
                 environment: bus.environment)
             guard shot.status == .exited(0), shot.standardOutput.contains("boolean true") else {
-                throw TestSupportError("GNOME Shell took no screenshot: \(shot.standardOutput)\(shot.standardError)")
+                throw TestSupportError("GNOME Shell took no screenshot of \(window): \(shot.standardOutput)\(shot.standardError)")
             }
             return try Screenshot.read(path, width: window.width, height: window.height)
         case .kwin:
