@@ -63,6 +63,20 @@ import Testing
         #expect(try PickerRig.response(of: app).code == 1)
     }
 
+    @Test("on KWin 5.27 a GTK 4.8 app cannot export its window (GTK speaks xdg-foreign v1, KWin only v2): it asks with no parent and the picker still shows, alone")
+    func kwinCannotExportGtkWindows() async throws {
+        // When this fails, Debian's GTK or KWin has caught up: prove the transient on KWin as well.
+        let (rig, compositor) = try await Self.rig(on: .kwin)
+        let app = try rig.pickingApp(reason: "No handle", overItsWindow: true)
+        #expect(app.standardOutput.contains("not exported"), "\(app.standardOutput)")
+        _ = try rig.drive(PickerRig.window(reason: "No handle"), ["expect:Continue"])
+        let windows = try compositor.windows()
+        #expect(windows.contains { $0.title == "Journal Window" }, "\(windows)")
+        #expect(try compositor.window(titled: PickerRig.pickerTitle).parent == nil, "\(windows)")
+        _ = try rig.drive(PickerRig.window(reason: "No handle"), ["press:Cancel", "gone"])
+        #expect(try PickerRig.response(of: app).code == 1)
+    }
+
     @Test("an unknown or stale wayland: handle still shows the picker, attached to nothing, by the compositor's account",
           arguments: [WaylandCompositor.Kind.gnomeShell, .kwin])
     func staleHandleShowsUnparented(kind: WaylandCompositor.Kind) async throws {

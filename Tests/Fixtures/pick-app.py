@@ -91,13 +91,15 @@ def exported_window():
         exported["handle"] = handle
         loop.quit()
 
-    def export(*_):
+    def export():
         # The handle exists once the window is mapped; GTK 4.8 exports through xdg-foreign v1 only.
         surface = window.get_surface()
         if not isinstance(surface, GdkWayland.WaylandToplevel) or not surface.export_handle(done):
             loop.quit()
+        return GLib.SOURCE_REMOVE
 
-    window.connect("map", export)
+    # From the loop: the window may be mapped while present() runs, before the loop does.
+    window.connect("map", lambda *_: GLib.idle_add(export))
     window.present()
     loop.run()
     return window, exported.get("handle")
