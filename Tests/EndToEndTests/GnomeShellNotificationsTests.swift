@@ -6,8 +6,9 @@ import Testing
 /// Issue 36 §2: the broker's questions on the notification server most people have — GNOME
 /// Shell's own, started headless (its service owns `org.freedesktop.Notifications` and hands each
 /// notification to the shell) — answered by pressing the button in the shell's own banner (through
-/// `Eval` in unsafe mode). The hints and actions the broker sends work there, not only on the
-/// test's own server, and the broker acts on the shell's answer.
+/// `Eval` in unsafe mode), or by clicking the notification for its default action. The hints and
+/// actions the broker sends work there, not only on the test's own server, and the broker acts on
+/// the shell's answer. (GNOME Shell 43 sends no `ActivationToken` with an action.)
 @Suite(.serialized, .timeLimit(.minutes(3))) struct GnomeShellNotificationsTests {
     /// GNOME Shell on `bus` with its notification service; the test is skipped when it cannot start.
     static func shell(on bus: PrivateBus) throws -> (shell: WaylandCompositor, service: ChildProcess) {
@@ -58,5 +59,27 @@ import Testing
         #expect(try app.waitForExit(timeout: .seconds(20)) == .exited(0))
         #expect(app.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) == "answer allowed", "\(app.transcript)")
         #expect(try await broker.client().readers().map(\.access) == [.allowed])
+    }
+
+    @Test("the day's suggestion shows in GNOME Shell with Not today as its button; a click on it (Write about it, the default action) starts the journal app at the moment")
+    func suggestion() async throws {
+        let applications = try TemporaryDirectory(prefix: "journal-home")
+        try JournalAppFixture.install(into: applications.path)
+        let record = applications.appending("started.json")
+        let rig = try await PickerRig(applications: applications, brokerEnvironment: ["JOURNAL_RECORD": record],
+                                      screen: { try WaylandCompositor(.gnomeShell, bus: $0) })
+        let shell = try #require(rig.compositor)
+        let service = try shell.notificationService()
+        defer { withExtendedLifetime(service) {} }
+        let client = try rig.broker.client()
+        try await client.setJournalApp(JournalAppFixture.id)
+        try await client.setSuggestionTime(MiddayTimeZone.clock(at: Date().addingTimeInterval(2), hoursEast: rig.hoursEast))
+
+        let suggestion = try shell.notification(titled: "Reflect on this moment")
+        #expect(suggestion.actions == ["Not today"] && suggestion.body.contains("4 tracks"), "\(suggestion)")
+        try shell.press(onNotificationTitled: "Reflect on this moment")
+        let started = try JournalAppFixture.started(record: record)
+        #expect(started.arguments.count == 1 && started.arguments[0].hasPrefix("examplejournal://suggestion/") && started.suggestion?.count == 32,
+                "\(started.arguments)")
     }
 }

@@ -378,21 +378,28 @@ extension WaylandCompositor {
     /// Presses the button labelled `label` of the notification titled `prefix`…, as a person
     /// would in its banner: the shell's own banner of it is made and its button clicked, which
     /// runs the shell's action for it (and takes the notification away unless it is resident).
-    public func press(_ label: String, onNotificationTitled prefix: String) throws {
+    /// Without a label, clicks the notification itself: the shell's default action
+    /// (`Notification.activate`, what a click on the banner's body runs).
+    public func press(_ label: String? = nil, onNotificationTitled prefix: String) throws {
         let quoted = { (text: String) in String(decoding: try JSONEncoder().encode(text), as: UTF8.self) }
+        let click = try label.map { label in
+            """
+            const banner = notification.source.createBanner(notification);
+            const button = (banner._buttonBox?.get_children() ?? []).find(b => b.label === \(try quoted(label)));
+            if (!button) return "no button";
+            button.emit("clicked", 1);
+            """
+        } ?? "notification.activate();"
         let result = try eval("""
             (() => {
                 const notification = Main.messageTray.getSources().flatMap(source => source.notifications)
                     .find(n => (n.title ?? "").startsWith(\(try quoted(prefix))));
                 if (!notification) return "no notification";
-                const banner = notification.source.createBanner(notification);
-                const button = (banner._buttonBox?.get_children() ?? []).find(b => b.label === \(try quoted(label)));
-                if (!button) return "no button";
-                button.emit("clicked", 1);
+                \(click)
                 return "pressed";
             })()
             """)
-        guard result == "\"pressed\"" else { throw TestSupportError("GNOME Shell could not press \(label) on \(prefix)…: \(result)") }
+        guard result == "\"pressed\"" else { throw TestSupportError("GNOME Shell could not press \(label ?? "the notification") on \(prefix)…: \(result)") }
     }
 
     /// `org.freedesktop.Notifications.GetServerInformation` of whoever owns the name on the bus:
