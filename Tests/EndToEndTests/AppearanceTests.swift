@@ -2,10 +2,11 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Issue 36 §4: the windows look like the desktop's — light or dark as libadwaita's colour scheme
-/// says (`ADW_DEBUG_COLOR_SCHEME` stands in here for the desktop's setting, which libadwaita reads
-/// the same way), and twice the size, sharp, on a 2× display (`GDK_SCALE=2` on X11). Each picture is
-/// left in ``Screenshot/folder()``; `docs/screenshots` holds copies.
+/// Issue 36 §4: the windows look like the desktop's — light or dark as GNOME's setting says
+/// (`org.gnome.desktop.interface color-scheme`, which libadwaita reads through GSettings where no
+/// settings portal answers; here from GSettings' keyfile backend, as dconf needs a session) — and
+/// twice the size, sharp, on a 2× display (`GDK_SCALE=2` on X11, a monitor at 2× on Wayland). Each
+/// picture is left in ``Screenshot/folder()``; `docs/screenshots` holds copies.
 @Suite(.serialized, .timeLimit(.minutes(3))) struct AppearanceTests {
     static let reason = "Add music to today's entry"
 
@@ -39,8 +40,12 @@ import Testing
     @Test("the picker and the settings window are light in the light scheme and dark in the dark one",
           arguments: [("light", "default"), ("dark", "prefer-dark")])
     func followTheColourScheme(name: String, scheme: String) async throws {
-        let style = ["ADW_DEBUG_COLOR_SCHEME": scheme]
-        let rig = try await PickerRig(brokerEnvironment: style)
+        let rig = try await PickerRig(brokerEnvironment: ["GSETTINGS_BACKEND": "keyfile"])
+        // The broker's configuration folder is the picker's; the picker starts after this is written.
+        let settingsFolder = rig.configuration.appending("glib-2.0/settings")
+        try FileManager.default.createDirectory(atPath: settingsFolder, withIntermediateDirectories: true)
+        try "[org/gnome/desktop/interface]\ncolor-scheme='\(scheme)'\n".write(toFile: settingsFolder + "/keyfile", atomically: true, encoding: .utf8)
+        let style = ["GSETTINGS_BACKEND": "keyfile", "XDG_CONFIG_HOME": rig.configuration.path]
         let (picker, settings) = try Self.pictures(rig, style: style, name: name)
         for shot in [picker, settings] {
             #expect(shot.colourCount > 50, "\(shot.path) drew something")
