@@ -5,7 +5,7 @@ import Foundation
 /// Xvfb on a display number it picks itself (`-displayfd`: the first free one, printed on its
 /// standard output once it accepts clients). There is no window manager: a program's window is
 /// mapped but never focused unless the test focuses it.
-public final class VirtualDisplay: Sendable {
+public final class VirtualDisplay: DisplayServer {
     public let process: ChildProcess
     /// `:N`, for `DISPLAY`.
     public let name: String

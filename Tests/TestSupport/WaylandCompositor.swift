@@ -6,13 +6,6 @@ import Foundation
 import Glibc
 #endif
 
-/// Where a test's windows show: what a program needs in its environment to reach the display.
-public protocol DisplayServer: Sendable {
-    var environment: [String: String] { get }
-}
-
-extension VirtualDisplay: DisplayServer {}
-
 /// GNOME's or KDE's compositor from Debian's packages, headless on a virtual monitor of 1280×800,
 /// with its Wayland socket in a runtime folder of its own and its D-Bus services on the test's
 /// private bus. A program given ``environment`` (and no `DISPLAY`: none starts Xwayland) shows its
