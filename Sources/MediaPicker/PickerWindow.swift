@@ -1,3 +1,4 @@
+import Localization
 import MediaDonationClient
 public import PickerChannel
 public import SwiftGtk
@@ -40,12 +41,12 @@ public final class PickerWindow {
     }
 
     private func build(introduce: Bool) {
-        let share = Button("_Share") { [unowned self] in answer(selection.answer) }
+        let share = Button(localized("_Share")) { [unowned self] in answer(selection.answer) }
             .styleClass("suggested-action")
         share.isSensitive = false
         shareButton = share
-        let cancel = Button("Cancel") { [unowned self] in answer(.cancelled) }
-        let header = HeaderBar(title: Label("Share Listening").styleClass("title"), showsCloseButton: false)
+        let cancel = Button(localized("Cancel")) { [unowned self] in answer(.cancelled) }
+        let header = HeaderBar(title: Label(localized("Share Listening")).styleClass("title"), showsCloseButton: false)
         header.start(cancel)
         header.end(share)
 
@@ -53,8 +54,8 @@ public final class PickerWindow {
         page.append(header)
         page.append(AskerBanner(request: request))
         if content.isEmpty {
-            page.append(StatusPage(icon: "audio-x-generic-symbolic", title: "Nothing to Share",
-                                   description: "Nothing was listened to in this span, or recording was off.")
+            page.append(StatusPage(icon: "audio-x-generic-symbolic", title: localized("Nothing to Share"),
+                                   description: localized("Nothing was listened to in this span, or recording was off."))
                 .expand(vertically: true))
         } else {
             let list = listPane(), detailPane = detailPane()
@@ -69,8 +70,8 @@ public final class PickerWindow {
             if let id = request.openMoment, let offer = content.recommended.first(where: { $0.moment.id == id }) { open(offer) }
         }
         if introduce {
-            let cancelIntroduction = Button("Cancel") { [unowned self] in answer(.cancelled) }
-            let introductionHeader = HeaderBar(title: Label("Share Listening").styleClass("title"), showsCloseButton: false)
+            let cancelIntroduction = Button(localized("Cancel")) { [unowned self] in answer(.cancelled) }
+            let introductionHeader = HeaderBar(title: Label(localized("Share Listening")).styleClass("title"), showsCloseButton: false)
             introductionHeader.start(cancelIntroduction)
             let introduction = Box(.vertical, spacing: 0, [introductionHeader, AskerBanner(request: request), Introduction.page(appName: request.askerName) { [unowned self] in
                 introduced?()
@@ -99,16 +100,16 @@ public final class PickerWindow {
     private func listPane() -> some View {
         let list = Box(.vertical, spacing: 6).margin(12)
         if !content.recommended.isEmpty {
-            list.append(Label("Recommended").styleClass("heading"))
+            list.append(Label(localized("Recommended")).styleClass("heading"))
             for offer in content.recommended {
-                list.append(row(title: offer.moment.title, subtitle: offer.moment.summary ?? "",
+                list.append(row(title: MomentText.title(of: offer.moment), subtitle: MomentText.summary(of: offer.moment),
                                 art: Self.art(of: offer.assets.first, icon: offer.moment.appIcon)) { [unowned self] in open(offer) })
             }
         }
         if !content.recent.isEmpty {
-            list.append(Label("Recent").styleClass("heading").margin(6))
+            list.append(Label(localized("Recent")).styleClass("heading").margin(6))
             for listen in content.recent {
-                list.append(row(title: listen.title ?? "Untitled", subtitle: listen.summary ?? listen.appName ?? "",
+                list.append(row(title: listen.title ?? untitled, subtitle: listen.summary ?? listen.appName ?? "",
                                 art: Self.art(of: listen, icon: nil)) { [unowned self] in open(listen) })
             }
         }
@@ -116,7 +117,7 @@ public final class PickerWindow {
     }
 
     private func detailPane() -> some View {
-        let back = Button(icon: "go-previous-symbolic", label: "Back to the list") { [unowned self] in
+        let back = Button(icon: "go-previous-symbolic", label: localized("Back to the list")) { [unowned self] in
             if let listPaneView { leaflet.show(listPaneView) }
         }
         back.isVisible = false
@@ -124,7 +125,7 @@ public final class PickerWindow {
         let pane = Box(.vertical, spacing: 6).margin(12).expand(horizontally: true)
         pane.append(Box(.horizontal, spacing: 6, [back, detailTitle.styleClass("title-2").expand(horizontally: true)]))
         pane.append(ScrolledWindow(detail))
-        detailTitle.text = "Choose a moment or a listen"
+        detailTitle.text = localized("Choose a moment or a listen")
         return pane
     }
 
@@ -134,7 +135,7 @@ public final class PickerWindow {
         let image = Self.image(of: art, size: 48)
         let text = Box(.vertical, spacing: 2, [Label(title).styleClass("heading"), Label(subtitle).styleClass("dim-label")])
         let content = Box(.horizontal, spacing: 12, [image, text])
-        let entry = Button(child: content, action: action).styleClass("flat").accessibleLabel(subtitle.isEmpty ? title : "\(title), \(subtitle)")
+        let entry = Button(child: content, action: action).styleClass("flat").accessibleLabel(subtitle.isEmpty ? title : localized("{title}, {line}", ["title": title, "line": subtitle]))
         if firstEntry == nil { firstEntry = entry }
         return entry
     }
@@ -151,12 +152,12 @@ public final class PickerWindow {
 
     private func open(_ offer: PickerContent.Offer) {
         selection.open(offer)
-        showOffered(title: offer.moment.title)
+        showOffered(title: MomentText.title(of: offer.moment))
     }
 
     private func open(_ listen: GenericMedia) {
         selection.open(listen)
-        showOffered(title: listen.title ?? "Untitled")
+        showOffered(title: listen.title ?? untitled)
     }
 
     private func showOffered(title: String) {
@@ -165,7 +166,7 @@ public final class PickerWindow {
         artwork.removeAll()
         var first: CheckButton?
         for asset in selection.offered {
-            let label = asset.summary ?? asset.title ?? "Untitled"
+            let label = asset.summary ?? asset.title ?? untitled
             let check = CheckButton(label, isActive: selection.isTicked(asset.id)) { [unowned self] ticked in
                 selection.set(asset.id, ticked: ticked)
                 shareButton?.isSensitive = selection.canShare
@@ -185,6 +186,9 @@ public final class PickerWindow {
         // The keyboard goes where the person looks next: the first listen's check box.
         first?.grabFocus()
     }
+
+    // TRANSLATORS: what a listen whose player told no title is called.
+    private var untitled: String { localized("Untitled") }
 
     private var artSize: Int32 { leaflet.isFolded ? 48 : 96 }
 

@@ -1,3 +1,4 @@
+import Localization
 import MediaDonationClient
 
 /// `broker-ctl media on|off|status`: the Media toggle, the one switch for all recording.
@@ -60,7 +61,12 @@ struct MediaCommand: Subcommand, Equatable {
     }
 
     static func text(_ enabled: Bool, changed: Bool) -> String {
-        "Media recording is \(changed ? "now " : "")\(enabled ? "on" : "off").\n"
+        switch (changed, enabled) {
+        case (false, true): localized("Media recording is on.") + "\n"
+        case (false, false): localized("Media recording is off.") + "\n"
+        case (true, true): localized("Media recording is now on.") + "\n"
+        case (true, false): localized("Media recording is now off.") + "\n"
+        }
     }
 
     static func json(_ enabled: Bool) -> String {

@@ -1,3 +1,4 @@
+import Localization
 import MediaDonationClient
 
 /// `broker-ctl new-apps [record|ask|ignore]`: what becomes of an app the person has not decided about.
@@ -56,9 +57,9 @@ struct NewAppsCommand: Subcommand, Equatable {
     /// One line saying what happens to a new app.
     static func sentence(_ mode: NewAppsMode) -> String {
         switch mode {
-        case .record: "New apps are recorded at once."
-        case .ask: "New apps are recorded only once you say so: you are asked at their first listen."
-        case .ignore: "New apps are not recorded: only the apps you allowed are."
+        case .record: localized("New apps are recorded at once.")
+        case .ask: localized("New apps are recorded only once you say so: you are asked at their first listen.")
+        case .ignore: localized("New apps are not recorded: only the apps you allowed are.")
         }
     }
 

@@ -72,7 +72,7 @@ struct PurgeCommand: Subcommand, Equatable {
 
     /// What the confirmation asks, in the person's local time.
     static func question(for scope: PurgeScope, timeZone: some UTCOffsetRule) -> String {
-        func local(_ date: Date) -> String { timeZone.civilTime(at: date).minuteText }
+        func local(_ date: Date) -> String { timeZone.civilTime(at: date).localeMinuteText }
         switch scope {
         case .app(let id):
             return "Delete all listens of \(id) for good?"
