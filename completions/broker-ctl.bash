@@ -19,7 +19,7 @@
 _broker_ctl_spec() {
     cat <<'EOF'
 recent --limit=N --since=WHEN --until=WHEN --app=ID --json --format=markdown|text|json --no-art
-moments --limit=N --since=WHEN --until=WHEN --gap=DURATION --app=ID --json --format=markdown|text|json --no-art
+moments --limit=N --since=WHEN --until=WHEN --on-this-day=WHEN --gap=DURATION --app=ID --json --format=markdown|text|json --no-art
 day --format=markdown|text|json --no-art [DATE]
 now --json
 follow --json

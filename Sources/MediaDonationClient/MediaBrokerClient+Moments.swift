@@ -11,10 +11,14 @@ extension MediaBrokerClient {
     ///   - gap: the silence that ends a moment, 1 minute…6 hours (the broker's default is 30 minutes).
     ///   - appID: moments of this app's listens only.
     ///   - before: the ``Moment/id`` of the last moment of the previous page, to continue after it.
+    ///   - onThisDay: "On this day" (broker version 9): the moments of the same date's listening
+    ///     day as the one holding this instant, in each earlier year, nearest year first; not with
+    ///     `since`, `until` or `before`.
     /// - Throws: ``MediaBrokerError/invalidArguments(_:)`` for a value out of range, or from a
     ///   broker that has no `Moments`.
     public func moments(
-        since: Date? = nil, until: Date? = nil, limit: Int = 20, gap: Duration? = nil, appID: String? = nil, before: String? = nil
+        since: Date? = nil, until: Date? = nil, limit: Int = 20, gap: Duration? = nil, appID: String? = nil, before: String? = nil,
+        onThisDay: Date? = nil
     ) async throws(MediaBrokerError) -> [Moment] {
         guard (1...200).contains(limit) else { throw .invalidArguments("limit must be 1…200, not \(limit)") }
         var filter: [String: DBusValue] = ["limit": .uint32(UInt32(limit))]
@@ -23,6 +27,7 @@ extension MediaBrokerClient {
         if let gap { filter["gap"] = .int64(gap.wholeMicroseconds) }
         if let appID { filter["app_id"] = .string(appID) }
         if let before { filter["before"] = .string(before) }
+        if let onThisDay { filter["on_this_day"] = .int64(onThisDay.microsecondsSinceEpoch) }
         let reply = try await call("Moments", [.vardict(filter)])
         guard let items = try? reply.first?.array() else { throw Self.unexpected("Moments") }
         return items.compactMap { try? Moment(fields: $0.vardict()) }

@@ -9,6 +9,12 @@ struct AskerBanner: View {
     let widget: Widget
 
     init(request: PickerRequest) {
+        guard request.purpose == .share else {
+            let says = Label(localized("Tick what to copy. It goes to the clipboard as text, to paste into your journal."), wraps: true)
+            widget = Box(.horizontal, spacing: 12, [Image(icon: "edit-copy-symbolic", size: 32), says.styleClass("heading").expand(horizontally: true)])
+                .margin(12).widget
+            return
+        }
         let icon = Image.picture(request.appIcon, size: 32, placeholder: "application-x-executable")
         let asker = request.askerName
         let asks = Label(localized("{app} asks for music you listened to. It gets only what you share.", ["app": asker]), wraps: true)
@@ -28,5 +34,11 @@ extension PickerRequest {
     var askerName: String { appName ?? localized("An app on this computer") }
 
     /// The picker window's title.
-    var windowTitle: String { appName.map { localized("Share Listening with {app}", ["app": $0]) } ?? localized("Share Listening") }
+    var windowTitle: String {
+        guard purpose == .share else { return headerTitle }
+        return appName.map { localized("Share Listening with {app}", ["app": $0]) } ?? headerTitle
+    }
+
+    /// The title in the window's header bar.
+    var headerTitle: String { purpose == .copy ? localized("Copy Listening") : localized("Share Listening") }
 }

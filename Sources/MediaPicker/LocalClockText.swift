@@ -12,6 +12,9 @@ enum LocalClockText {
         return days < 6 ? time.weekdayAndClockText : time.dateAndClockText
     }
 
+    /// The time alone: `21:30`, or `9:30 PM` where the locale counts hours on a 12-hour clock.
+    static func clock(_ date: Date) -> String { local(date).clockText }
+
     private static func local(_ date: Date) -> LocaleTime {
         LocaleTime(localSecondsSinceEpoch: Int64(date.timeIntervalSince1970.rounded(.down)))
     }

@@ -23,8 +23,8 @@ public enum PickerProgram {
           --version    show the version
 
         Without --settings it is the picker that media-broker starts when a journaling app calls
-        PickMedia; it reads the request from the channel media-broker hands it and cannot be
-        started by hand.
+        PickMedia, or to copy a suggested moment as text when no journal app is chosen; it reads
+        the request from the channel media-broker hands it and cannot be started by hand.
         """
 
     public static func main(arguments: [String], environment: [String: String]) -> Int32 {
@@ -76,8 +76,13 @@ public enum PickerProgram {
         let status = application.run { application in
             switch loaded {
             case .success(let content):
+                let seconds = ClipboardHandOff.seconds(environment: environment)
                 let picker = PickerWindow(application: application, request: request, content: content,
-                                          introduce: !Introduction.wasShown(environment: environment)) { answer in
+                                          introduce: !Introduction.wasShown(environment: environment), copy: { text in
+                    if !ClipboardHandOff.copy(text, application: application, seconds: seconds, log: say) {
+                        fail("there is no clipboard to copy to")
+                    }
+                }) { answer in
                     do throws(ChannelError) { try channel.send(answer.text) } catch { fail(error.description) }
                 }
                 picker.introduced = { Introduction.markShown(environment: environment) }
@@ -91,7 +96,10 @@ public enum PickerProgram {
         return status
     }
 
-    static func fail(_ message: String) {
+    static func fail(_ message: String) { say(message) }
+
+    /// A line on standard error, which the broker's log takes in.
+    static func say(_ message: String) {
         var line = "media-broker-picker: " + message + "\n"
         line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
     }

@@ -7,12 +7,16 @@ public import SwiftGtk
 /// pane, what is opened — its listens, each with a check box — in the other, *Share* and *Cancel*
 /// in the title bar. While the window is wide both panes show and art is large; once narrow, one
 /// pane shows at a time and a *Back* button returns to the list.
+///
+/// Opened to copy (a suggestion taken with no journal app chosen, issue 35), *Copy* stands for
+/// *Share*: what is ticked goes to the clipboard as text (``CopiedText``).
 @MainActor
 public final class PickerWindow {
     private let request: PickerRequest
     private let content: PickerContent
     private var selection: PickSelection
     private let finish: (PickerAnswer) -> Void
+    private let copy: (String) -> Void
 
     public let window: Window
     private let leaflet = Leaflet()
@@ -29,24 +33,29 @@ public final class PickerWindow {
     /// Runs when the person has read the first-use explanation.
     public var introduced: (() -> Void)?
 
-    /// - Parameter finish: gets the person's answer, once.
+    /// - Parameters:
+    ///   - copy: puts the picked listens' text on the clipboard, when the request is to copy.
+    ///   - finish: gets the person's answer, once.
     public init(application: Application, request: PickerRequest, content: PickerContent, introduce: Bool,
-                finish: @escaping (PickerAnswer) -> Void) {
+                copy: @escaping (String) -> Void = { _ in }, finish: @escaping (PickerAnswer) -> Void) {
         self.request = request
         self.content = content
         self.selection = PickSelection(multiple: request.multiple)
+        self.copy = copy
         self.finish = finish
         window = Window(application: application, title: request.windowTitle, width: 960, height: 640)
         build(introduce: introduce)
     }
 
     private func build(introduce: Bool) {
-        let share = Button(localized("_Share")) { [unowned self] in answer(selection.answer) }
-            .styleClass("suggested-action")
+        let share = Button(request.purpose == .copy ? localized("_Copy") : localized("_Share")) { [unowned self] in
+            if request.purpose == .copy { copy(copiedText) }
+            answer(selection.answer)
+        }.styleClass("suggested-action")
         share.isSensitive = false
         shareButton = share
         let cancel = Button(localized("Cancel")) { [unowned self] in answer(.cancelled) }
-        let header = HeaderBar(title: Label(localized("Share Listening")).styleClass("title"), showsCloseButton: false)
+        let header = HeaderBar(title: Label(request.headerTitle).styleClass("title"), showsCloseButton: false)
         header.start(cancel)
         header.end(share)
 
@@ -69,9 +78,10 @@ public final class PickerWindow {
             // A suggestion's moment is open from the start, its listens ticked (issue 35).
             if let id = request.openMoment, let offer = content.recommended.first(where: { $0.moment.id == id }) { open(offer) }
         }
-        if introduce {
+        // The first-use page explains sharing with an app; copying shares with none.
+        if introduce, request.purpose == .share {
             let cancelIntroduction = Button(localized("Cancel")) { [unowned self] in answer(.cancelled) }
-            let introductionHeader = HeaderBar(title: Label(localized("Share Listening")).styleClass("title"), showsCloseButton: false)
+            let introductionHeader = HeaderBar(title: Label(request.headerTitle).styleClass("title"), showsCloseButton: false)
             introductionHeader.start(cancelIntroduction)
             let introduction = Box(.vertical, spacing: 0, [introductionHeader, AskerBanner(request: request), Introduction.page(appName: request.askerName) { [unowned self] in
                 introduced?()
@@ -195,6 +205,13 @@ public final class PickerWindow {
     private func fit(folded: Bool) {
         for image in artwork { image.size = artSize }
         backButton?.isVisible = folded && selection.opened != nil
+    }
+
+    /// The ticked listens as text, under their moment's title when a moment is open.
+    private var copiedText: String {
+        let listens = selection.offered.filter { selection.isTicked($0.id) }
+        guard case .moment(let id) = selection.opened else { return CopiedText.of(listens, moment: nil) }
+        return CopiedText.of(listens, moment: content.recommended.first { $0.moment.id == id }?.moment)
     }
 
     private func answer(_ answer: PickerAnswer) {

@@ -21,9 +21,19 @@ public struct PickerRequest: Sendable, Equatable {
     public var busAddress: String
     /// The moment to open at, its listens ticked: a suggestion's (issue 35).
     public var openMoment: String?
+    /// What the picked listens are for.
+    public var purpose: Purpose
+
+    public enum Purpose: String, Sendable, Equatable {
+        /// Sent to the asking app.
+        case share
+        /// Put on the clipboard as text, for the person to paste into a journal that asks for
+        /// nothing: a suggestion taken with no journal app chosen (issue 35).
+        case copy
+    }
 
     public init(appID: String?, appName: String?, appIcon: String?, reason: String?, since: Int64, until: Int64,
-                multiple: Bool, parentWindow: String, busAddress: String, openMoment: String? = nil) {
+                multiple: Bool, parentWindow: String, busAddress: String, openMoment: String? = nil, purpose: Purpose = .share) {
         self.appID = appID
         self.appName = appName
         self.appIcon = appIcon
@@ -34,6 +44,7 @@ public struct PickerRequest: Sendable, Equatable {
         self.parentWindow = parentWindow
         self.busAddress = busAddress
         self.openMoment = openMoment
+        self.purpose = purpose
     }
 
     public var text: ChannelText {
@@ -48,6 +59,7 @@ public struct PickerRequest: Sendable, Equatable {
         text.add("parent_window", parentWindow)
         text.add("bus_address", busAddress)
         if let openMoment { text.add("open_moment", openMoment) }
+        if purpose != .share { text.add("purpose", purpose.rawValue) }
         return text
     }
 
@@ -56,9 +68,14 @@ public struct PickerRequest: Sendable, Equatable {
               let until = text.value("until").flatMap({ Int64($0) }), let busAddress = text.value("bus_address") else {
             throw .malformed("a request without its span or bus address")
         }
+        let purpose = try text.value("purpose").map { value throws(ChannelError) in
+            guard let purpose = Purpose(rawValue: value) else { throw .malformed("an unknown purpose") }
+            return purpose
+        }
         self.init(appID: text.value("app_id"), appName: text.value("app_name"), appIcon: text.value("app_icon"), reason: text.value("reason"),
                   since: since, until: until, multiple: text.value("multiple") != "false",
-                  parentWindow: text.value("parent_window") ?? "", busAddress: busAddress, openMoment: text.value("open_moment"))
+                  parentWindow: text.value("parent_window") ?? "", busAddress: busAddress, openMoment: text.value("open_moment"),
+                  purpose: purpose ?? .share)
     }
 }
 

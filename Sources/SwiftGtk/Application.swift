@@ -34,3 +34,15 @@ public enum Toolkit {
         return true
     }
 }
+
+extension Application {
+    /// Keeps the program running with no window open (serving the clipboard), until ``release()``.
+    public func hold() {
+        g_application_hold(application)
+    }
+
+    /// Undoes one ``hold()``: with no window open, the main loop then ends.
+    public func release() {
+        g_application_release(application)
+    }
+}

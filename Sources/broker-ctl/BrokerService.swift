@@ -12,9 +12,10 @@ protocol BrokerService: Sendable {
         since: Date?, until: Date?, limit: Int, appID: String?, before: Int64?
     ) async throws(MediaBrokerError) -> [GenericMedia]
 
-    /// Moments newest first (broker version 2): `limit` 1…200, `gap` 1 minute…6 hours.
+    /// Moments newest first (broker version 2): `limit` 1…200, `gap` 1 minute…6 hours;
+    /// `onThisDay` (version 9) the same date in earlier years.
     func moments(
-        since: Date?, until: Date?, limit: Int, gap: Duration?, appID: String?, before: String?
+        since: Date?, until: Date?, limit: Int, gap: Duration?, appID: String?, before: String?, onThisDay: Date?
     ) async throws(MediaBrokerError) -> [Moment]
 
     /// The assets with these ids, in the order asked; unknown ids skipped. At most 1000.

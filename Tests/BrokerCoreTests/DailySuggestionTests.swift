@@ -64,22 +64,6 @@ struct DailySuggestionTests {
         #expect(DailySuggestion.choose(today: [], earlier: [:]) == nil)
     }
 
-    @Test("On this day reads the same date's listening day, 04:00 to 04:00 local, in each of five earlier years")
-    func sameDayInEarlierYears() throws {
-        let auckland = LocalTime.fixed(hours: 13)
-        // The listening day of 3 December 2026 in Auckland begins at 04:00 local, 15:00 UTC on the 2nd.
-        let dayStart = Self.december3 - 9 * Self.hour
-        let windows = DailySuggestion.sameDayInEarlierYears(as: dayStart, localTime: auckland)
-        #expect(windows.map(\.yearsAgo) == [1, 2, 3, 4, 5])
-        #expect(windows[0].since == dayStart - 365 * 24 * Self.hour && windows[0].until == windows[0].since + 24 * Self.hour)
-        #expect(windows[2].since == dayStart - (365 * 3 + 1) * 24 * Self.hour, "2024 was a leap year")
-
-        // 29 February 2028 has a date only in 2024 among the five years before.
-        let leapDay = LocalTime.fixed(hours: 0).instant(atLocal: Microseconds(CivilDate(year: 2028, month: 2, day: 29)!.daysSinceEpoch)
-                                                           * LocalTime.day + 4 * Self.hour)
-        #expect(DailySuggestion.sameDayInEarlierYears(as: leapDay, localTime: .fixed(hours: 0)).map(\.yearsAgo) == [4])
-    }
-
     @Test("dates go to days since 1970 and back")
     func civilDates() throws {
         #expect(try #require(CivilDate(year: 1970, month: 1, day: 1)).daysSinceEpoch == 0)

@@ -45,6 +45,7 @@ final class FakeBroker: BrokerService {
         var until: Date?
         var limit: Int
         var before: String?
+        var onThisDay: Date? = nil
     }
 
     struct RecentRequest: Equatable {
@@ -156,10 +157,10 @@ final class FakeBroker: BrokerService {
     func nowPlaying() async throws(MediaBrokerError) -> [GenericMedia] { try playing.get() }
 
     func moments(
-        since: Date?, until: Date?, limit: Int, gap: Duration?, appID: String?, before: String?
+        since: Date?, until: Date?, limit: Int, gap: Duration?, appID: String?, before: String?, onThisDay: Date?
     ) async throws(MediaBrokerError) -> [Moment] {
         try check("moments")
-        momentsRequests.withLock { $0.append(MomentsRequest(since: since, until: until, limit: limit, before: before)) }
+        momentsRequests.withLock { $0.append(MomentsRequest(since: since, until: until, limit: limit, before: before, onThisDay: onThisDay)) }
         var matching = momentList.filter { moment in
             (since.map { moment.started >= $0 } ?? true) && (until.map { moment.started < $0 } ?? true)
         }

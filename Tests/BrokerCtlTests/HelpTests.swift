@@ -33,7 +33,7 @@ import Testing
                 == "broker-ctl recent [--limit N] [--since WHEN] [--until WHEN] [--app ID] [--json | --format markdown|text|json] [--no-art]")
         #expect(
             MomentsCommand.usage
-                == "broker-ctl moments [--limit N] [--since WHEN] [--until WHEN] [--gap DURATION] [--app ID] [--json | --format markdown|text|json] [--no-art]")
+                == "broker-ctl moments [--limit N] [--since WHEN] [--until WHEN | --on-this-day WHEN] [--gap DURATION] [--app ID] [--json | --format markdown|text|json] [--no-art]")
         #expect(DayCommand.usage == "broker-ctl day [--format markdown|text|json] [--no-art] [DATE]")
         #expect(StatusCommand.usage == "broker-ctl status [--json]")
         #expect(HelpCommand.usage == "broker-ctl help [SUBCOMMAND]")
@@ -82,7 +82,7 @@ import Testing
 
     @Test func optionNamesAreExposedForTheManPageAndCompletion() {
         #expect(RecentCommand.optionNames == ["--limit", "--since", "--until", "--app", "--json", "--format", "--no-art", "--help", "-h"])
-        #expect(MomentsCommand.optionNames == ["--limit", "--since", "--until", "--gap", "--app", "--json", "--format", "--no-art", "--help", "-h"])
+        #expect(MomentsCommand.optionNames == ["--limit", "--since", "--until", "--on-this-day", "--gap", "--app", "--json", "--format", "--no-art", "--help", "-h"])
         #expect(DayCommand.optionNames == ["--format", "--no-art", "--help", "-h"])
         #expect(StatusCommand.optionNames == ["--json", "--help", "-h"])
         #expect(NowCommand.optionNames == ["--json", "--help", "-h"])

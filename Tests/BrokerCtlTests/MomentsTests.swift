@@ -22,6 +22,18 @@ import Testing
         #expect(moments == MomentsCommand(limit: 5, since: fixedNow.addingTimeInterval(-7200), gap: 5400, appID: "mpv", output: .json))
     }
 
+    @Test func onThisDayAsksTheBrokerForTheDateInEarlierYearsAndTakesNoSpan() async throws {
+        #expect(try parse(["moments", "--on-this-day", "today"], as: MomentsCommand.self).onThisDay != nil)
+        for words in [["--since", "1w"], ["--until", "today"]] {
+            #expect(usageError(["moments", "--on-this-day", "today"] + words) != nil, "\(words)")
+        }
+        let broker = FakeBroker(moments: [Self.evening])
+        let run = await runBrokerCtl(["moments", "--on-this-day", "2026-11-29"], broker: broker)
+        #expect(run.exitCode == 0, "\(run.standardError)")
+        let asked = try #require(broker.momentRequests.first)
+        #expect(asked.onThisDay != nil && asked.since == nil && asked.until == nil)
+    }
+
     @Test func aGapOutsideOneMinuteToSixHoursOrNotADurationIsAUsageError() {
         for words in [["--gap", "30s"], ["--gap", "7h"], ["--gap", "soon"], ["--gap", "15"], ["--limit", "0"], ["--limit", "201"]] {
             #expect(usageError(["moments"] + words) != nil, "\(words)")

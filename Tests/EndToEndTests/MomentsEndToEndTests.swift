@@ -54,6 +54,28 @@ import Testing
         #expect(try restarted.stop() == .exited(0))
     }
 
+    @Test("On this day (issue 35): the same date a year and two years ago, nearest first, never today's")
+    func onThisDay() async throws {
+        let bus = try PrivateBus.start()
+        let broker = try RunningBroker(bus: bus, environment: Self.utc)
+        let client = try broker.client()
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = try #require(TimeZone(identifier: "UTC"))
+        try await client.setRetentionDays(0)  // kept for ever: listens from years ago may be donated
+        let morning = Self.morning
+        let lastYear = try #require(calendar.date(byAdding: .year, value: -1, to: morning))
+        let twoYearsAgo = try #require(calendar.date(byAdding: .year, value: -2, to: morning))
+        try await Self.donateAlbum(client, app: "org.example.Player", album: "Today", artist: "A", tracks: 2, from: morning)
+        try await Self.donateAlbum(client, app: "org.example.Player", album: "Last Year", artist: "B", tracks: 2, from: lastYear)
+        try await Self.donateAlbum(client, app: "org.example.Player", album: "Day After", artist: "C", tracks: 2,
+                                   from: lastYear.addingTimeInterval(86_400))
+        try await Self.donateAlbum(client, app: "org.example.Player", album: "Long Ago", artist: "D", tracks: 2, from: twoYearsAgo)
+        let earlier = try await client.moments(onThisDay: morning)
+        #expect(earlier.map(\.album) == ["Last Year", "Long Ago"])
+        await #expect(throws: MediaBrokerError.self) { try await client.moments(since: morning, onThisDay: morning) }
+        #expect(try broker.stop() == .exited(0))
+    }
+
     @Test("an opted-out app's listens leave its moments; a purged range shrinks or removes them")
     func privacyShapesMoments() async throws {
         let bus = try PrivateBus.start()

@@ -8,7 +8,7 @@ import Testing
 struct HistoryStoreMomentsTests {
     static let minute: Microseconds = 60_000_000
     static let hour = LocalTime.hour
-    /// 2026-12-01 04:00 UTC: a day's start in UTC.
+    /// 2025-12-01 04:00 UTC: a day's start in UTC.
     static let day0: Microseconds = 1_764_561_600_000_000
     static let utc = LocalTime.fixed(hours: 0)
 

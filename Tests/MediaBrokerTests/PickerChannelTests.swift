@@ -42,6 +42,18 @@ import Glibc
         #expect(try PickerRequest(ChannelText(decoding: nameless.text.encoded)) == nameless)
     }
 
+    @Test("a request to copy says so; one from an older broker, with no purpose, shares; an unknown purpose is refused (issue 35)")
+    func purpose() throws {
+        var copy = Self.request
+        copy.purpose = .copy
+        #expect(try PickerRequest(ChannelText(decoding: copy.text.encoded)).purpose == .copy)
+        #expect(Self.request.text.value("purpose") == nil)
+        #expect(try PickerRequest(ChannelText(decoding: Self.request.text.encoded)).purpose == .share)
+        var unknown = Self.request.text
+        unknown.add("purpose", "print")
+        #expect(throws: ChannelError.self) { try PickerRequest(unknown) }
+    }
+
     @Test("a request without its span or bus is refused")
     func incompleteRequest() throws {
         var text = ChannelText()

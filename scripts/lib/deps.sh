@@ -39,6 +39,9 @@ MB_TEST_PACKAGES=(mpv mpv-mpris vlc-bin vlc-plugin-base sox libsox-fmt-all ffmpe
     gir1.2-gtk-4.0
     # Locale sources for localedef, which the French and German tests compile into a folder of their own.
     locales
+    # Another program on the clipboard (issue 35): it pastes what the picker copied, then takes
+    # the clipboard from it.
+    xclip
     # Programs the tests run themselves, named although other packages here bring them today:
     # pactl (the null sink), journalctl and systemd-cat (logging), gdbus-codegen (the C example).
     pulseaudio-utils systemd libglib2.0-dev-bin)

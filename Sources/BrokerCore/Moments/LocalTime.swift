@@ -45,7 +45,7 @@ package struct LocalTime: Sendable {
         return (h < 10 ? "0" : "") + "\(h):" + (m < 10 ? "0" : "") + "\(m)"
     }
 
-    private static func modulo(_ a: Microseconds, _ b: Microseconds) -> Microseconds {
+    static func modulo(_ a: Microseconds, _ b: Microseconds) -> Microseconds {
         let r = a % b
         return r < 0 ? r + b : r
     }

@@ -23,7 +23,7 @@ package enum DailySuggestion {
     /// or repeats comes once, within an hour of it.
     package static func nextTime(after now: Microseconds, at time: TimeOfDay, localTime: LocalTime) -> Microseconds {
         let localNow = now + localTime.offset(now)
-        let localMidnight = localNow - modulo(localNow, LocalTime.day)
+        let localMidnight = localNow - LocalTime.modulo(localNow, LocalTime.day)
         for days in 0...2 {
             let local = localMidnight + Microseconds(days) * LocalTime.day + Microseconds(time.seconds) * 1_000_000
             // The offset at the target instant, found from a first guess with today's offset.
@@ -53,34 +53,5 @@ package enum DailySuggestion {
     private static func mostListened(_ moments: [Moment]) -> Moment? {
         // Ties go to the later moment: the evening's over the morning's.
         moments.filter(isWorthWriting).max { ($0.listened, $0.started) < ($1.listened, $1.started) }
-    }
-
-    /// The listening days "On this day" reads: for each of the ``yearsBack`` years before, the
-    /// listening day (04:00 to 04:00, local) on the same date as the day beginning at `dayStart`.
-    /// A 29 February has no date in a year that is not a leap year, and is left out there.
-    package static func sameDayInEarlierYears(as dayStart: Microseconds, localTime: LocalTime)
-        -> [(yearsAgo: Int, since: Microseconds, until: Microseconds)] {
-        let localMidnight = dayStart + localTime.offset(dayStart) - LocalTime.dayBegins
-        let date = CivilDate(daysSinceEpoch: Int((localMidnight - modulo(localMidnight, LocalTime.day)) / LocalTime.day))
-        return (1...yearsBack).compactMap { yearsAgo in
-            guard let earlier = CivilDate(year: date.year - yearsAgo, month: date.month, day: date.day) else { return nil }
-            let since = localTime.instant(atLocal: Microseconds(earlier.daysSinceEpoch) * LocalTime.day + LocalTime.dayBegins)
-            let until = localTime.instant(atLocal: Microseconds(earlier.daysSinceEpoch + 1) * LocalTime.day + LocalTime.dayBegins)
-            return (yearsAgo, since, until)
-        }
-    }
-
-    private static func modulo(_ a: Microseconds, _ b: Microseconds) -> Microseconds {
-        let r = a % b
-        return r < 0 ? r + b : r
-    }
-}
-
-extension LocalTime {
-    /// The instant whose local time is `local` (microseconds of local time since 1970-01-01
-    /// 00:00 local), with the offset in force then.
-    func instant(atLocal local: Microseconds) -> Microseconds {
-        let guess = local - offset(local)
-        return local - offset(guess)
     }
 }

@@ -17,6 +17,13 @@ package struct SuggestionTokens: Sendable {
             self.started = started
             self.ended = ended
         }
+
+        /// The span a picker opened at this moment offers: the moment's listening day (04:00 to
+        /// 04:00 local), stretched to the moment's end when it runs past.
+        package func listeningDay(localTime: LocalTime) -> (since: Microseconds, until: Microseconds) {
+            let day = localTime.dayStart(containing: started)
+            return (day, max(day + LocalTime.day, ended + 1))
+        }
     }
 
     private var moments: [(token: String, moment: Suggested)] = []

@@ -54,11 +54,12 @@ final class Broker: @unchecked Sendable {
         let gate = ReaderGate(connection: connection, settings: settings, keeper: keeper, arrivals: arrivals,
                               questions: questions, resolver: resolver, log: log)
         let queries = HistoryQueries(store: store, settings: settings, log: log)
-        let suggestions = JournalSuggestions(
-            connection: connection, store: store, queries: queries, privacy: settings, notifications: notifications, resolver: resolver,
-            launcher: JournalLauncher(connection: connection, environment: environment, log: log), settings: suggestionSettings, log: log)
         let picker = options.pickerPath.map { PickerSetup(path: $0, environment: environment) }
             ?? PickerSetup.besideExecutable(environment: environment)
+        let suggestions = JournalSuggestions(
+            connection: connection, store: store, queries: queries, privacy: settings, notifications: notifications, resolver: resolver,
+            launcher: JournalLauncher(connection: connection, environment: environment, log: log),
+            copier: CopyPicker(connection: connection, setup: picker, log: log), settings: suggestionSettings, log: log)
         let picks = PickRequests(connection: connection, gate: gate, arrivals: arrivals, queries: queries, resolver: resolver,
                                  settings: settings, suggestions: suggestions, setup: picker, log: log)
         names = NameWatch(connection: connection, arrivals: arrivals, observers: [players, gate, announcer, picks])

@@ -3,7 +3,7 @@ import BrokerCore
 
 extension MomentsQuery {
     /// Reads `Moments`' `a{sv}` filter as the contract defines it (docs/dbus-api.md): `since`,
-    /// `until`, `gap` (x µs), `limit` (u), `app_id` (s), `before` (s, a moment's `id`). Integer keys
+    /// `until`, `gap` (x µs), `limit` (u), `app_id` (s), `before` (s, a moment's `id`), `on_this_day` (x). Integer keys
     /// take any D-Bus integer type whose value fits; anything else is `InvalidArgs` naming the key.
     init(filter: [String: DBusValue]) throws(BusError) {
         self.init()
@@ -27,11 +27,15 @@ extension MomentsQuery {
                     throw .invalidArgs("'before' must be the id of a moment, as Moments gave it")
                 }
                 before = id
+            case "on_this_day": onThisDay = try RecentQuery.instant(value, key)
             default:
-                throw .invalidArgs("unknown filter key '\(key.prefix(64))' (known: since, until, limit, gap, app_id, before)")
+                throw .invalidArgs("unknown filter key '\(key.prefix(64))' (known: since, until, limit, gap, app_id, before, on_this_day)")
             }
         }
         if let since, let until, since > until { throw .invalidArgs("'since' must not be after 'until'") }
+        if onThisDay != nil, since != nil || until != nil || before != nil {
+            throw .invalidArgs("'on_this_day' chooses the days itself: it cannot be given with 'since', 'until' or 'before'")
+        }
     }
 }
 

@@ -118,8 +118,8 @@ final class PickRequests: @unchecked Sendable, NameWatch.Observer {
             return (options.since, options.until, nil)
         }
         guard !options.spanGiven else { return (options.since, options.until, suggested.momentID) }
-        let day = localTime.dayStart(containing: suggested.started)
-        return (day, max(day + LocalTime.day, suggested.ended + 1), suggested.momentID)
+        let day = suggested.listeningDay(localTime: localTime)
+        return (day.since, day.until, suggested.momentID)
     }
 
     /// Starts the picker and waits for it on a thread of the request's own: starting a program

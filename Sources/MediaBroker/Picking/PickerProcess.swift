@@ -73,22 +73,31 @@ final class PickerProcess: @unchecked Sendable {
     /// Sends `request`, waits for the person's answer and for the picker to exit. `nil` when the
     /// picker ended without answering (closed, killed, crashed) or answered nonsense.
     func exchange(_ request: PickerRequest) -> Result<PickerAnswer?, ChannelError> {
-        defer {
-            channel.close()
-            var info = siginfo_t()
-            while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
-            reaped.withLock { reaped in
-                var status: Int32 = 0
-                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-                reaped = true
-            }
-        }
+        defer { waitForExit() }
+        return ask(request)
+    }
+
+    /// Sends `request` and waits for the person's answer, not for the picker to exit: one opened
+    /// to copy goes on serving the clipboard after it answers. Follow with ``waitForExit()``.
+    func ask(_ request: PickerRequest) -> Result<PickerAnswer?, ChannelError> {
+        defer { channel.close() }
         do throws(ChannelError) {
             try channel.send(request.text)
             guard let text = try channel.receive() else { return .success(nil) }
             return .success(try PickerAnswer(text))
         } catch {
             return .failure(error)
+        }
+    }
+
+    /// Waits for the picker to exit, and reaps it.
+    func waitForExit() {
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
+        reaped.withLock { reaped in
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            reaped = true
         }
     }
 

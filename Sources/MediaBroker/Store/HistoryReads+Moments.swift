@@ -6,6 +6,7 @@ import BrokerCore
 extension HistoryReads {
     /// The moments `query` asks for, newest first; `nil` when `query.before` names no asset.
     func moments(_ query: MomentsQuery, localTime: LocalTime) throws(SQLiteError) -> [Moment]? {
+        if let instant = query.onThisDay { return try moments(onThisDay: instant, query, localTime) }
         var moments: [Moment] = []
         var searchBelow = query.until ?? .max
         // Moments must begin before this: `until`, or the moment the cursor names.
@@ -25,6 +26,23 @@ extension HistoryReads {
                 moments.append(Moment(try assets(of: run)[...], localTime: localTime))
             }
             searchBelow = day
+        }
+        return moments
+    }
+
+    /// "On this day": each earlier year's listening day on the same date, nearest year first, each
+    /// read as a `since`…`until` query would read it, back to the oldest listen kept.
+    private func moments(onThisDay instant: Microseconds, _ query: MomentsQuery, _ localTime: LocalTime) throws(SQLiteError) -> [Moment] {
+        guard let oldest = try oldestStarted(query) else { return [] }
+        let today = localTime.dayStart(containing: instant)
+        // A year has at least 365 days: this many years reach back past the oldest listen.
+        let years = max(1, Int((today - oldest) / (365 * LocalTime.day)) + 1)
+        var moments: [Moment] = []
+        for day in OnThisDay.days(sameDateAs: today, localTime: localTime, years: 1...years) where moments.count < query.limit {
+            guard day.until > oldest else { break }
+            var year = query
+            (year.onThisDay, year.since, year.until, year.limit) = (nil, day.since, day.until, query.limit - moments.count)
+            moments += try self.moments(year, localTime: localTime) ?? []
         }
         return moments
     }
@@ -67,6 +85,15 @@ extension HistoryReads {
                 if ids.contains(statement.int64(at: 0)) { assets.append(try decoder.readStored(statement)) }
             }
             return assets
+        }
+    }
+
+    private func oldestStarted(_ query: MomentsQuery) throws(SQLiteError) -> Microseconds? {
+        let (filter, values) = Self.filter(query)
+        let text = "SELECT started FROM assets WHERE 1\(filter) ORDER BY started LIMIT 1"
+        return try connection.cachedStatement(text).use { statement throws(SQLiteError) in
+            try statement.bind(values)
+            return try statement.step() ? statement.int64(at: 0) : nil
         }
     }
 

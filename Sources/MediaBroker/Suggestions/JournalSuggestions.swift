@@ -26,6 +26,7 @@ final class JournalSuggestions: @unchecked Sendable {
     private let notifications: DesktopNotifications
     private let resolver: AppResolver
     private let launcher: JournalLauncher
+    private let copier: CopyPicker
     private let localTime: LocalTime
     private let log: Log
     private var settings: SuggestionSettings
@@ -34,8 +35,8 @@ final class JournalSuggestions: @unchecked Sendable {
     private var shown: DesktopNotifications.Shown?
 
     init(connection: BusConnection, store: HistoryStore, queries: HistoryQueries, privacy: CurrentSettings,
-         notifications: DesktopNotifications, resolver: AppResolver, launcher: JournalLauncher, settings: SuggestionSettings,
-         localTime: LocalTime = .system, log: Log) {
+         notifications: DesktopNotifications, resolver: AppResolver, launcher: JournalLauncher, copier: CopyPicker,
+         settings: SuggestionSettings, localTime: LocalTime = .system, log: Log) {
         self.connection = connection
         self.store = store
         self.queries = queries
@@ -43,6 +44,7 @@ final class JournalSuggestions: @unchecked Sendable {
         self.notifications = notifications
         self.resolver = resolver
         self.launcher = launcher
+        self.copier = copier
         self.settings = settings
         self.localTime = localTime
         self.log = log
@@ -58,6 +60,7 @@ final class JournalSuggestions: @unchecked Sendable {
         timer = nil
         if let shown { notifications.withdraw(shown) }
         shown = nil
+        copier.stop()
     }
 
     // MARK: The interface
@@ -166,7 +169,7 @@ final class JournalSuggestions: @unchecked Sendable {
         guard settings.lastDay != day else { return log.debug("no suggestion: one was made today already") }
         moments(since: day, until: now) { [self] today in
             if let choice = DailySuggestion.choose(today: today) { return show(choice, day: day) }
-            let years = DailySuggestion.sameDayInEarlierYears(as: day, localTime: localTime)
+            let years = OnThisDay.days(sameDateAs: day, localTime: localTime, years: 1...DailySuggestion.yearsBack)
             readEarlier(years[...], found: [:]) { [self] earlier in
                 guard let choice = DailySuggestion.choose(today: [], earlier: earlier) else {
                     return log.debug("no moment worth a suggestion today")
@@ -176,7 +179,7 @@ final class JournalSuggestions: @unchecked Sendable {
         }
     }
 
-    private func readEarlier(_ years: ArraySlice<(yearsAgo: Int, since: Microseconds, until: Microseconds)>, found: [Int: [Moment]],
+    private func readEarlier(_ years: ArraySlice<OnThisDay.Day>, found: [Int: [Moment]],
                              then: @escaping @Sendable ([Int: [Moment]]) -> Void) {
         guard let year = years.first else { return then(found) }
         moments(since: year.since, until: year.until) { [self] moments in
@@ -249,10 +252,13 @@ final class JournalSuggestions: @unchecked Sendable {
         }
     }
 
-    /// *Write about it*: the chosen journal app, started at the suggestion.
+    /// *Write about it*: the chosen journal app, started at the suggestion; with none chosen, the
+    /// broker's own picker, to copy the moment as text.
     private func open(_ token: String, activationToken: String?) {
         guard let id = settings.journalApp else {
-            return log.info("a suggestion was chosen, but no journal app is: choose one with broker-ctl suggest --app")
+            guard let suggested = tokens.moment(for: token) else { return }
+            log.info("a suggestion was chosen with no journal app: the picker opens to copy it")
+            return copier.open(at: suggested, activationToken: activationToken)
         }
         resolver.journalApps { [self, loop = connection.loop] apps in
             loop.execute { [self] in

@@ -93,7 +93,7 @@ struct DayCommand: Subcommand, Equatable {
         var moments: [Moment] = []
         var last: String?
         while true {
-            let page = try await broker.moments(since: start, until: end, limit: pageSize, gap: nil, appID: nil, before: last)
+            let page = try await broker.moments(since: start, until: end, limit: pageSize, gap: nil, appID: nil, before: last, onThisDay: nil)
             moments += page
             guard page.count == pageSize, let next = page.last?.id, next != last else { return moments }
             last = next

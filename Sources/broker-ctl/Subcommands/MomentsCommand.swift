@@ -14,14 +14,17 @@ struct MomentsCommand: Subcommand, Equatable {
         static let until = OptionSpec("until", value: "WHEN", help: "Only moments that began before WHEN.")
         static let gap = OptionSpec("gap", value: "DURATION", help: "The silence that ends a moment, 1m to 6h (default 30m).")
         static let app = OptionSpec("app", value: "ID", help: "Only moments of this app's listens.")
+        static let onThisDay = OptionSpec(
+            "on-this-day", value: "WHEN", help: "Moments on the same date as WHEN's listening day, in earlier years.")
         static let json = OptionSpec("json", help: "Print one JSON object per moment, one a line, with its tracks.")
         static let format = OptionSpec(
             "format", value: OutputStyle.formatPlaceholder, help: "Print days of moments for a journal, or json as --json.")
     }
 
-    static let options = [Option.limit, Option.since, Option.until, Option.gap, Option.app, Option.json, Option.format, OutputStyle.noArtOption]
+    static let options = [Option.limit, Option.since, Option.until, Option.onThisDay, Option.gap, Option.app, Option.json, Option.format,
+                          OutputStyle.noArtOption]
     static let usage =
-        "broker-ctl moments [--limit N] [--since WHEN] [--until WHEN] [--gap DURATION] [--app ID] [--json | --format \(OutputStyle.formatPlaceholder)] [--no-art]"
+        "broker-ctl moments [--limit N] [--since WHEN] [--until WHEN | --on-this-day WHEN] [--gap DURATION] [--app ID] [--json | --format \(OutputStyle.formatPlaceholder)] [--no-art]"
 
     static let discussion = """
         A moment is a run of listens, across apps, each starting no more than DURATION after the
@@ -30,7 +33,8 @@ struct MomentsCommand: Subcommand, Equatable {
 
         WHEN is a date or time in ISO-8601 (2026-11-29, 2026-11-29T14:05), a time that long ago
         (2h, 3d, 1w) or now, today or yesterday. DURATION is like 90s, 15m, 2h or 1h30m.
-        Times are local. In JSON, times are microseconds as on D-Bus, with the moment's keys and
+        Times are local. --on-this-day today shows what you listened to on today's date in
+        earlier years, the nearest year first (not with --since or --until). In JSON, times are microseconds as on D-Bus, with the moment's keys and
         its tracks under "assets"; --json and --format json are the same.
 
         markdown and text read as a diary, oldest first: each listening day (04:00 to 04:00 local
@@ -43,6 +47,7 @@ struct MomentsCommand: Subcommand, Equatable {
           broker-ctl moments --since yesterday
           broker-ctl moments --gap 15m --json | jq -r .title
           broker-ctl moments --since 1w --format markdown > week.md
+          broker-ctl moments --on-this-day today
         """
 
     var limit = 20
@@ -51,12 +56,16 @@ struct MomentsCommand: Subcommand, Equatable {
     /// Seconds.
     var gap: Int64?
     var appID: String?
+    /// "On this day": the same date as this instant's listening day, in earlier years.
+    var onThisDay: Date?
     var output = OutputStyle.standard
 
-    init(limit: Int = 20, since: Date? = nil, until: Date? = nil, gap: Int64? = nil, appID: String? = nil, output: OutputStyle = .standard) {
+    init(limit: Int = 20, since: Date? = nil, until: Date? = nil, onThisDay: Date? = nil, gap: Int64? = nil, appID: String? = nil,
+         output: OutputStyle = .standard) {
         self.limit = limit
         self.since = since
         self.until = until
+        self.onThisDay = onThisDay
         self.gap = gap
         self.appID = appID
         self.output = output
@@ -74,6 +83,10 @@ struct MomentsCommand: Subcommand, Equatable {
             }
         }
         (since, until) = try arguments.range(since: Option.since, until: Option.until, context)
+        onThisDay = try arguments.date(of: Option.onThisDay, context)
+        if onThisDay != nil, since != nil || until != nil {
+            throw UsageError("--on-this-day chooses the days itself: give it without --since and --until")
+        }
         appID = try arguments.appID(of: Option.app)
         output = try OutputStyle(parsing: arguments, format: Option.format, json: Option.json)
     }
@@ -81,7 +94,7 @@ struct MomentsCommand: Subcommand, Equatable {
     func run(in environment: RunEnvironment) async throws(MediaBrokerError) {
         let broker = try environment.connectToBroker()
         let moments = try await broker.moments(
-            since: since, until: until, limit: limit, gap: gap.map { .seconds($0) }, appID: appID, before: nil)
+            since: since, until: until, limit: limit, gap: gap.map { .seconds($0) }, appID: appID, before: nil, onThisDay: onThisDay)
         let tracks = try await broker.tracks(of: moments)
         switch output.format {
         case .standard:
