@@ -6,7 +6,7 @@ import Testing
 /// locale compiled by the test. Its words are French, its dates are written the French way
 /// (day/month/year, 24-hour), and its errors too; `--json` stays as it is for scripts.
 @Suite(.serialized) struct FrenchBrokerCtlTests {
-    @Test("recent prints French headings and a French date; an error is French; --json is unchanged")
+    @Test("recent prints French headings and a French date; an error and the help are French; --json is unchanged")
     func recentInFrench() throws {
         let french = try TranslatedLocale(language: "fr", locale: "fr_FR")
         let bus = try PrivateBus.start()
@@ -40,6 +40,8 @@ import Testing
         #expect(mistaken.standardError.contains("\nUtilisation\u{a0}: broker-ctl recent"), "\(mistaken.standardError)")
         #expect(mistaken.standardError.contains("Voir 'broker-ctl recent --help'."), "\(mistaken.standardError)")
 
+        let help = try ctl(["--help"], environment).standardOutput
+        #expect(help.contains("\n\nSous-commandes\u{a0}:\n  recent ") && help.contains("Afficher ce que vous avez écouté, le plus récent d’abord."), "\(help)")
         #expect(try ctl(["media", "off"], environment).standardOutput == "L’enregistrement des médias est maintenant désactivé.\n")
         #expect(try ctl(["now"], environment).standardOutput == "Rien n’est en cours de lecture.\n")
         try broker.stop()

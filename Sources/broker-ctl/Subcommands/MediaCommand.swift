@@ -4,19 +4,19 @@ import MediaDonationClient
 /// `broker-ctl media on|off|status`: the Media toggle, the one switch for all recording.
 struct MediaCommand: Subcommand, Equatable {
     static let name = "media"
-    static let summary = "Switch media recording on or off, or show whether it is on."
+    static let summary = localized("Switch media recording on or off, or show whether it is on.")
 
     enum Action: String, Sendable, CaseIterable {
         case on, off, status
     }
 
     enum Option {
-        static let json = OptionSpec("json", help: "Print {\"media_enabled\": true|false}.")
+        static let json = OptionSpec("json", help: localized("Print {\"media_enabled\": true|false}."))
     }
 
     static let options = [Option.json]
     static let arguments = [
-        ArgumentSpec(name: "on|off|status", isOptional: true, help: "Switch recording on, off, or show it (the default).")
+        ArgumentSpec(name: "on|off|status", isOptional: true, help: localized("Switch recording on, off, or show it (the default)."))
     ]
 
     static let discussion = """

@@ -4,15 +4,15 @@ import MediaDonationClient
 /// `broker-ctl new-apps [record|ask|ignore]`: what becomes of an app the person has not decided about.
 struct NewAppsCommand: Subcommand, Equatable {
     static let name = "new-apps"
-    static let summary = "Record new apps at once, ask first, or record only the apps you allowed."
+    static let summary = localized("Record new apps at once, ask first, or record only the apps you allowed.")
 
     enum Option {
-        static let json = OptionSpec("json", help: "Print {\"new_apps\": \"record\"|\"ask\"|\"ignore\"}.")
+        static let json = OptionSpec("json", help: localized("Print {\"new_apps\": \"record\"|\"ask\"|\"ignore\"}."))
     }
 
     static let options = [Option.json]
     static let arguments = [
-        ArgumentSpec(name: "record|ask|ignore", isOptional: true, help: "The new mode; without it, show the mode in force.")
+        ArgumentSpec(name: "record|ask|ignore", isOptional: true, help: localized("The new mode; without it, show the mode in force."))
     ]
 
     static let discussion = """
