@@ -55,10 +55,10 @@ let package = Package(
         .target(name: "BrokerCore", dependencies: ["Clocks", "AssetContract"], swiftSettings: strict),
         .target(name: "MediaBroker", dependencies: ["BrokerCore", "SwiftDBus", "CSQLite", "Clocks", "Locking", "MediaBrokerVersion", "AssetContract", "PickerChannel", "BoundedFile", "Localization"], swiftSettings: strict),
         .target(name: "MediaDonationClient", dependencies: ["SwiftDBus", "Clocks", "MediaBrokerVersion", "AssetContract"], swiftSettings: strict),
-        .target(name: "MediaPicker", dependencies: ["SwiftGtk", "PickerChannel", "MediaDonationClient", "MediaBrokerVersion", "BoundedFile", "Localization"], swiftSettings: strict),
+        .target(name: "MediaPicker", dependencies: ["SwiftGtk", "PickerChannel", "MediaDonationClient", "MediaBrokerVersion", "BoundedFile", "Clocks", "Localization"], swiftSettings: strict),
 
         .executableTarget(name: "media-broker", dependencies: ["MediaBroker", "Localization"], swiftSettings: strict),
-        .executableTarget(name: "broker-ctl", dependencies: ["MediaDonationClient", "MediaBrokerVersion", "AssetContract", "Localization"], swiftSettings: strict),
+        .executableTarget(name: "broker-ctl", dependencies: ["MediaDonationClient", "MediaBrokerVersion", "AssetContract", "Clocks", "Localization"], swiftSettings: strict),
         .executableTarget(name: "media-broker-picker", dependencies: ["MediaPicker", "Localization"], swiftSettings: strict),
 
         // Shared helpers for tests: private buses, child processes, waiting with deadlines.

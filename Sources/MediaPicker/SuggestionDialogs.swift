@@ -1,3 +1,4 @@
+import Clocks
 import Localization
 import MediaDonationClient
 import SwiftGtk
@@ -53,10 +54,6 @@ enum SuggestionDialogs {
 /// A time of day as the person types it and the broker takes it: `HH:MM`, 24-hour. Pure.
 enum TimeOfDayText {
     static func isValid(_ text: String) -> Bool {
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2, (1...2).contains(parts[0].count), parts[1].count == 2,
-              parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
-              let hours = Int(parts[0]), let minutes = Int(parts[1]) else { return false }
-        return hours < 24 && minutes < 60
+        text.count(where: { $0 == ":" }) == 1 && TimeOfDay(parsing: text) != nil
     }
 }

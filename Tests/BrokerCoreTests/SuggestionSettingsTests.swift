@@ -1,5 +1,6 @@
 import Testing
 @testable import BrokerCore
+import Clocks
 
 /// The suggestion settings (issue 35) as the person gives and the store keeps them: a time of day,
 /// the journal app chosen, and the day last suggested; journal apps' URL templates are checked

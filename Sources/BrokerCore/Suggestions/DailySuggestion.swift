@@ -1,4 +1,4 @@
-import Clocks
+package import Clocks
 
 /// The daily journaling suggestion's policy (issue 35, docs/journal-apps.md): when it comes, and
 /// which moment it offers. Pure: the runtime gives it the clock, the person's local time and the

@@ -1,3 +1,5 @@
+package import Clocks
+
 /// The person's journaling suggestions (issue 35): off until turned on; once on, one suggestion a
 /// day at `time`, local; `journalApp` is the journal app the person chose to open it with (a
 /// desktop-file id), `nil` for the broker's own picker. Stored apart from the privacy settings,

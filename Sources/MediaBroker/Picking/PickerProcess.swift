@@ -40,34 +40,12 @@ final class PickerProcess: @unchecked Sendable {
         defer { if pickerEnd >= 0 { close(pickerEnd) } }
         guard pickerEnd >= 0 else { throw .failed("cannot make the picker's channel: \(String(cString: strerror(errno)))") }
 
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, pickerEnd, childDescriptor)
-
-        // The broker ignores SIGPIPE; the picker starts with every signal at its default.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t(), none = sigset_t()
-        sigfillset(&defaults)
-        sigemptyset(&none)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-
         var variables = environment
         variables[ChannelSocket.environmentKey] = String(childDescriptor)
-        let argv: [UnsafeMutablePointer<CChar>?] = [strdup(path), nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        var pid: pid_t = 0
-        let failure = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
-        guard failure == 0 else {
-            throw .failed("cannot start the picker \(path): \(String(cString: strerror(failure)))")
+        switch ProgramSpawn.start([path], environment: variables, handing: (pickerEnd, childDescriptor)) {
+        case .success(let pid): return PickerProcess(pid: pid, channel: brokerEnd)
+        case .failure(let error): throw .failed("cannot start the picker \(path): \(error.description)")
         }
-        return PickerProcess(pid: pid, channel: brokerEnd)
     }
 
     /// Sends `request`, waits for the person's answer and for the picker to exit. `nil` when the

@@ -37,8 +37,7 @@ final class CopyPicker: @unchecked Sendable {
         let request = PickerRequest(appID: nil, appName: nil, appIcon: nil, reason: nil, since: day.since, until: day.until,
                                     multiple: true, parentWindow: "", busAddress: busAddress, openMoment: suggested.momentID,
                                     purpose: .copy)
-        let environment = setup.environment.merging(
-            activationToken.map { ["XDG_ACTIVATION_TOKEN": $0, "DESKTOP_STARTUP_ID": $0] } ?? [:]) { $1 }
+        let environment = ProgramSpawn.environment(setup.environment, activationToken: activationToken)
         let waiter = WorkerThread(), loop = connection.loop, path = setup.path, log = log
         let submitted = waiter.submit { [unowned self] in
             let process: PickerProcess

@@ -48,13 +48,8 @@ final class JournalLauncher: @unchecked Sendable {
                 }
             }
         case .exec(let arguments):
-            var variables = environment
-            if let activationToken {
-                variables["XDG_ACTIVATION_TOKEN"] = activationToken
-                variables["DESKTOP_STARTUP_ID"] = activationToken
-            }
             do throws(JournalLaunchProblem) {
-                let pid = try Self.spawn(arguments, environment: variables)
+                let pid = try Self.spawn(arguments, environment: ProgramSpawn.environment(environment, activationToken: activationToken))
                 let reaper = WorkerThread()
                 let reaping = reaper.submit {
                     var status: Int32 = 0
@@ -69,37 +64,12 @@ final class JournalLauncher: @unchecked Sendable {
         }
     }
 
-    /// glibc's `POSIX_SPAWN_SETSID`, which the Glibc module leaves out (it is behind `_GNU_SOURCE`):
-    /// the journal runs in a session of its own, apart from the broker's.
-    private static let newSession: Int32 = 0x80
-
-    /// Starts `arguments[0]` (searched on `PATH` when it has no slash) with the rest, in a new
-    /// session, standard input from `/dev/null`, every signal at its default.
+    /// Starts `arguments[0]` (searched on `PATH` when it has no slash) with the rest, in a session
+    /// of its own.
     private static func spawn(_ arguments: [String], environment: [String: String]) throws(JournalLaunchProblem) -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t(), none = sigset_t()
-        sigfillset(&defaults)
-        sigemptyset(&none)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | Self.newSession))
-
-        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        var pid: pid_t = 0
-        // posix_spawnp searches the broker's own PATH, as GIO does.
-        let failure = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, envp)
-        guard failure == 0 else {
-            throw .failed("cannot start \(arguments[0].prefix(255)): \(String(cString: strerror(failure)))")
+        switch ProgramSpawn.start(arguments, environment: environment, searchingPath: true, inNewSession: true) {
+        case .success(let pid): return pid
+        case .failure(let error): throw .failed("cannot start \(arguments[0].prefix(255)): \(error.description)")
         }
-        return pid
     }
 }

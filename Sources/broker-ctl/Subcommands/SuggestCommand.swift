@@ -1,3 +1,4 @@
+import Clocks
 import MediaDonationClient
 import Localization
 
@@ -63,7 +64,7 @@ struct SuggestCommand: Subcommand, Equatable {
         time = arguments.value(of: Option.at)
         if let time {
             guard action == .on else { throw UsageError("--at goes with on") }
-            guard Self.isTimeOfDay(time) else { throw UsageError("--at takes a time of day, HH:MM (24-hour), not '\(time.prefix(64))'") }
+            guard TimeOfDay(parsing: time) != nil else { throw UsageError("--at takes a time of day, HH:MM (24-hour), not '\(time.prefix(64))'") }
         }
         let chosen = arguments.value(of: Option.app)
         if arguments.contains(Option.noApp) {
@@ -74,14 +75,6 @@ struct SuggestCommand: Subcommand, Equatable {
             app = .some(chosen)
         }
         printsJSON = arguments.contains(Option.json)
-    }
-
-    /// `HH:MM` or `HH:MM:SS`, as the broker takes it.
-    static func isTimeOfDay(_ text: String) -> Bool {
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2 || parts.count == 3, parts.allSatisfy({ (1...2).contains($0.count) && $0.allSatisfy(\.isASCII) }),
-              parts.dropFirst().allSatisfy({ $0.count == 2 }), let hours = Int(parts[0]), let minutes = Int(parts[1]) else { return false }
-        return (0..<24).contains(hours) && (0..<60).contains(minutes) && (parts.count == 2 || Int(parts[2]).map { (0..<60).contains($0) } == true)
     }
 
     func run(in environment: RunEnvironment) async throws(MediaBrokerError) {

@@ -1,16 +1,16 @@
 /// A local wall-clock time of day, to the second: when the daily suggestion comes
 /// (`broker-ctl suggest on --at 21:00`). Pure.
-package struct TimeOfDay: Sendable, Hashable, Comparable {
+public struct TimeOfDay: Sendable, Hashable, Comparable {
     /// Seconds after local midnight, 0…86399.
-    package let seconds: Int
+    public let seconds: Int
 
-    package init?(seconds: Int) {
+    public init?(seconds: Int) {
         guard (0..<86_400).contains(seconds) else { return nil }
         self.seconds = seconds
     }
 
     /// `HH:MM` or `HH:MM:SS`, 24-hour, hours of one or two digits.
-    package init?(parsing text: some StringProtocol) {
+    public init?(parsing text: some StringProtocol) {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2 || parts.count == 3,
               parts.allSatisfy({ !$0.isEmpty && $0.count <= 2 && $0.utf8.allSatisfy { (48...57).contains($0) } }),
@@ -22,11 +22,11 @@ package struct TimeOfDay: Sendable, Hashable, Comparable {
     }
 
     /// `21:00`, or `21:00:05` when it has seconds.
-    package var text: String {
+    public var text: String {
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
         let base = two(seconds / 3600) + ":" + two(seconds / 60 % 60)
         return seconds % 60 == 0 ? base : base + ":" + two(seconds % 60)
     }
 
-    package static func < (a: TimeOfDay, b: TimeOfDay) -> Bool { a.seconds < b.seconds }
+    public static func < (a: TimeOfDay, b: TimeOfDay) -> Bool { a.seconds < b.seconds }
 }
