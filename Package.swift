@@ -17,6 +17,7 @@
 //   AssetContract         the asset a{sv} declared once: keys, types, limits, meanings
 //   Localization          the person's language: gettext's catalogs (domain media-broker) and
 //                         the locale's formats, for the windows, notifications and broker-ctl
+//   ClientMomentText      a moment the client library read, worded in the person's language
 //   CGtk                  GTK 4 and libadwaita (module map + shim header)
 //   SwiftGtk              the only importer of CGtk: widgets, signals, the main loop
 //   PickerChannel         what the broker and its picker say over their private socket
@@ -55,10 +56,11 @@ let package = Package(
         .target(name: "BrokerCore", dependencies: ["Clocks", "AssetContract"], swiftSettings: strict),
         .target(name: "MediaBroker", dependencies: ["BrokerCore", "SwiftDBus", "CSQLite", "Clocks", "Locking", "MediaBrokerVersion", "AssetContract", "PickerChannel", "BoundedFile", "Localization"], swiftSettings: strict),
         .target(name: "MediaDonationClient", dependencies: ["SwiftDBus", "Clocks", "MediaBrokerVersion", "AssetContract"], swiftSettings: strict),
-        .target(name: "MediaPicker", dependencies: ["SwiftGtk", "PickerChannel", "MediaDonationClient", "MediaBrokerVersion", "BoundedFile", "Clocks", "Localization"], swiftSettings: strict),
+        .target(name: "ClientMomentText", dependencies: ["MediaDonationClient", "Localization"], swiftSettings: strict),
+        .target(name: "MediaPicker", dependencies: ["SwiftGtk", "PickerChannel", "MediaDonationClient", "MediaBrokerVersion", "BoundedFile", "Clocks", "Localization", "ClientMomentText"], swiftSettings: strict),
 
         .executableTarget(name: "media-broker", dependencies: ["MediaBroker", "Localization"], swiftSettings: strict),
-        .executableTarget(name: "broker-ctl", dependencies: ["MediaDonationClient", "MediaBrokerVersion", "AssetContract", "Clocks", "Localization"], swiftSettings: strict),
+        .executableTarget(name: "broker-ctl", dependencies: ["MediaDonationClient", "MediaBrokerVersion", "AssetContract", "Clocks", "Localization", "ClientMomentText"], swiftSettings: strict),
         .executableTarget(name: "media-broker-picker", dependencies: ["MediaPicker", "Localization"], swiftSettings: strict),
 
         // Shared helpers for tests: private buses, child processes, waiting with deadlines.

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Localization
 import MediaDonationClient
+import ClientMomentText
 
 /// What *Copy* puts on the clipboard (issue 35): the picked listens as plain text, ready to paste
 /// into any journal — the moment's title and time first when a moment was open, then a line for

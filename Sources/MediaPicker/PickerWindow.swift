@@ -1,5 +1,6 @@
 import Localization
 import MediaDonationClient
+import ClientMomentText
 public import PickerChannel
 public import SwiftGtk
 

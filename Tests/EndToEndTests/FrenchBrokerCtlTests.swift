@@ -6,7 +6,7 @@ import Testing
 /// locale compiled by the test. Its words are French, its dates are written the French way
 /// (day/month/year, 24-hour), and its errors too; `--json` stays as it is for scripts.
 @Suite(.serialized) struct FrenchBrokerCtlTests {
-    @Test("recent prints French headings and a French date; an error and the help are French; --json is unchanged")
+    @Test("recent prints French headings and a French date; an error, the help and a moment's title are French; --json is unchanged")
     func recentInFrench() throws {
         let french = try TranslatedLocale(language: "fr", locale: "fr_FR")
         let bus = try PrivateBus.start()
@@ -39,6 +39,13 @@ import Testing
         #expect(mistaken.standardError.hasPrefix("Erreur\u{a0}: "), "\(mistaken.standardError)")
         #expect(mistaken.standardError.contains("\nUtilisation\u{a0}: broker-ctl recent"), "\(mistaken.standardError)")
         #expect(mistaken.standardError.contains("Voir 'broker-ctl recent --help'."), "\(mistaken.standardError)")
+
+        // A moment of no artist's music is titled by its part of the day and its count, in French.
+        let memo = try ctl(["donate", "--app", "notes", "--title", "Memo", "--started", "2026-11-27T10:00:00Z", "--length", "60"], environment)
+        #expect(memo.status == .exited(0), "\(memo.standardError)")
+        let moments = try ctl(["moments", "--since", "2026-11-20"], environment).standardOutput
+        #expect(moments.split(separator: "\n").contains { $0.hasPrefix("Écoute ") && $0.hasSuffix(" · 1 morceau") }, "\(moments)")
+        #expect(moments.contains("27/11/2026"), "\(moments)")
 
         let help = try ctl(["--help"], environment).standardOutput
         #expect(help.contains("\n\nSous-commandes\u{a0}:\n  recent ") && help.contains("Afficher ce que vous avez écouté, le plus récent d’abord."), "\(help)")

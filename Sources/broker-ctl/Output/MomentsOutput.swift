@@ -1,6 +1,7 @@
 import Localization
 import FoundationEssentials
 import MediaDonationClient
+import ClientMomentText
 
 /// What `broker-ctl moments` prints.
 enum MomentsOutput {
@@ -13,7 +14,7 @@ enum MomentsOutput {
         return moments.map { moment in
             let start = timeZone.civilTime(at: moment.started), end = timeZone.civilTime(at: moment.ended)
             let count = localizedPlural("{count} track", "{count} tracks", count: moment.count)
-            var lines = [RecentOutput.cell(moment.title),
+            var lines = [RecentOutput.cell(MomentText.title(of: moment)),
                          "  \(start.localeMinuteText)–\(end.localeClockText) · \(count) · \(moment.appIDs.joined(separator: ", "))"]
             for id in moment.assetIDs {
                 guard let track = tracks[id] else { continue }
