@@ -2,13 +2,18 @@ import Foundation
 import MediaDonationClient
 import TestSupport
 
-/// A person's desktop for the picker (issue 21): a private bus, an X display, the accessibility
-/// bus, a broker that shows its picker there, and a history of one album's moment (four tracks)
+/// A person's desktop for the picker (issue 21): a private bus, an X display (or a Wayland
+/// compositor, issue 36), the accessibility bus, a broker that shows its picker there, and a history of one album's moment (four tracks)
 /// and a single listen hours earlier, in a time zone where it is early afternoon. Windows are driven through AT-SPI by
 /// `Tests/Fixtures/picker-driver.py`, apps are `Tests/Fixtures/pick-app.py`.
 final class PickerRig: Sendable {
     let bus: PrivateBus
-    let display: VirtualDisplay
+    /// Where the broker's windows show: an X display unless the rig was given another screen.
+    let screen: any DisplayServer
+    /// The X display, for tests that drive windows with X's tools; only rigs on X have one.
+    var display: VirtualDisplay { screen as! VirtualDisplay }
+    /// The Wayland compositor, for rigs given one.
+    var compositor: WaylandCompositor? { screen as? WaylandCompositor }
     let accessibility: AccessibilityBus
     let broker: RunningBroker
     let configuration: TemporaryDirectory
@@ -32,11 +37,14 @@ final class PickerRig: Sendable {
     /// - Parameters:
     ///   - applications: desktop files the broker can name apps by (`XDG_DATA_HOME`).
     ///   - brokerEnvironment: more of the broker's environment (what a journal app it starts reads).
-    init(applications: TemporaryDirectory? = nil, brokerEnvironment: [String: String] = [:]) async throws {
+    ///   - screen: where the windows show (a Wayland compositor, a larger X display), started on the
+    ///     bus it is given (the rig's); an X display (Xvfb) of 1280×800 without it.
+    init(applications: TemporaryDirectory? = nil, brokerEnvironment: [String: String] = [:],
+         screen: ((PrivateBus) throws -> any DisplayServer)? = nil) async throws {
         bus = try PrivateBus.start()
-        display = try VirtualDisplay()
+        self.screen = try screen?(bus) ?? VirtualDisplay()
         configuration = try TemporaryDirectory(prefix: "picker-config")
-        var environment = display.environment
+        var environment = self.screen.environment
         environment["XDG_CONFIG_HOME"] = configuration.path
         let started = Date()
         hoursEast = MiddayTimeZone.hoursEast(at: started)
@@ -66,12 +74,16 @@ final class PickerRig: Sendable {
     }
 
     /// `pick-app.py pick` on the host (owning the well-known name `owning`, with a suggestion's id,
-    /// if given), waiting until it has its request's handle.
-    func pickingApp(reason: String, parentWindow: String = "", owning name: String? = nil, suggestion: String? = nil) throws -> ChildProcess {
+    /// if given), waiting until it has its request's handle. With `overItsWindow`, `pick-over-window`:
+    /// the app shows a window on the rig's Wayland compositor and picks over it.
+    func pickingApp(reason: String, parentWindow: String = "", owning name: String? = nil, suggestion: String? = nil,
+                    overItsWindow: Bool = false) throws -> ChildProcess {
         var environment = bus.environment
         if let name { environment["PICK_APP_OWNS"] = name }
         if let suggestion { environment["PICK_APP_SUGGESTION"] = suggestion }
-        let app = try ChildProcess.launch("/usr/bin/python3", arguments: [FlatpakSandbox.fixture("pick-app.py"), "pick", reason, parentWindow],
+        if overItsWindow { environment.merge(screen.environment) { $1 } }
+        let arguments = overItsWindow ? ["pick-over-window", reason] : ["pick", reason, parentWindow]
+        let app = try ChildProcess.launch("/usr/bin/python3", arguments: [FlatpakSandbox.fixture("pick-app.py")] + arguments,
                                           environment: environment)
         try app.waitForOutput(containing: "handle /org/mediabroker/MediaBroker1/request/", in: .standardOutput, timeout: .seconds(15))
         return app
@@ -81,7 +93,7 @@ final class PickerRig: Sendable {
     func drive(_ window: String, _ steps: [String], timeout: Duration = .seconds(60)) throws -> String {
         let result = try ChildProcess.run(
             "/usr/bin/python3", arguments: [FlatpakSandbox.fixture("picker-driver.py"), window] + steps,
-            environment: bus.environment.merging(display.environment) { $1 }, timeout: timeout)
+            environment: bus.environment.merging(screen.environment) { $1 }, timeout: timeout)
         guard result.status == .exited(0) else {
             throw TestSupportError("picker-driver \(steps) failed (\(result.status)):\n\(result.standardError)\n"
                 + "broker:\n\(broker.process.standardError.suffix(3000))")

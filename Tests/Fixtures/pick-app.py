@@ -7,6 +7,11 @@
                               asset_ids, and every key of the results) and exits. SIGUSR1 makes
                               it call Close() on the request; it then prints "closed" and keeps
                               listening (for a Response that must not come) until SIGTERM.
+  pick-app.py pick-over-window [REASON]
+                              shows a GTK 4 window titled "Journal Window" on the Wayland display,
+                              exports it with xdg-foreign and prints "exported wayland:HANDLE" (or
+                              "not exported", where the compositor cannot), then picks as `pick`
+                              does over that window
   pick-app.py recent          calls RecentMedia; prints "ok COUNT" or "refused ERROR"
   pick-app.py introspect PATH prints the broker's introspection XML of PATH
   pick-app.py storm COUNT     COUNT times PickMedia with handle_token "t" and at once Close(), as
@@ -71,11 +76,44 @@ def pick(reason, parent, token=None):
     loop.run()
 
 
+def exported_window():
+    # Imported here: only this command needs a display.
+    import gi
+    gi.require_version("Gtk", "4.0")
+    gi.require_version("GdkWayland", "4.0")
+    from gi.repository import GdkWayland, Gtk
+
+    window = Gtk.Window(title="Journal Window", default_width=640, default_height=480)
+    loop = GLib.MainLoop()
+    exported = {}
+
+    def done(toplevel, handle, *data):
+        exported["handle"] = handle
+        loop.quit()
+
+    def export():
+        # The handle exists once the window is mapped; GTK 4.8 exports through xdg-foreign v1 only.
+        surface = window.get_surface()
+        if not isinstance(surface, GdkWayland.WaylandToplevel) or not surface.export_handle(done):
+            loop.quit()
+        return GLib.SOURCE_REMOVE
+
+    # From the loop: the window may be mapped while present() runs, before the loop does.
+    window.connect("map", lambda *_: GLib.idle_add(export))
+    window.present()
+    loop.run()
+    return window, exported.get("handle")
+
+
 if sys.argv[1] == "pick":
     try:
         pick(sys.argv[2] if len(sys.argv) > 2 else None, sys.argv[3] if len(sys.argv) > 3 else "")
     except dbus.exceptions.DBusException as error:
         print("refused", error.get_dbus_name(), error.get_dbus_message(), flush=True)
+elif sys.argv[1] == "pick-over-window":
+    window, handle = exported_window()
+    print("exported wayland:" + handle if handle else "not exported", flush=True)
+    pick(sys.argv[2] if len(sys.argv) > 2 else None, "wayland:" + handle if handle else "")
 elif sys.argv[1] == "storm":
     for _ in range(int(sys.argv[2])):
         path = broker.PickMedia("", dbus.Dictionary({"handle_token": "t", "reason": "Storm"}, signature="sv"))

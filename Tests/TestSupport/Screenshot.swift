@@ -33,6 +33,11 @@ public struct Screenshot: Sendable {
             "-frames:v", "1", path,
         ], environment: environment)
         guard grab.status == .exited(0) else { throw TestSupportError("ffmpeg could not grab \(title): \(grab.standardError)") }
+        return try read(path, width: width, height: height)
+    }
+
+    /// Reads back the picture of `width`×`height` saved at `path`.
+    public static func read(_ path: String, width: Int, height: Int) throws -> Screenshot {
         let raw = path + ".rgb"
         defer { try? FileManager.default.removeItem(atPath: raw) }
         let decode = try ChildProcess.run("ffmpeg", arguments: ["-loglevel", "error", "-y", "-i", path, "-f", "rawvideo", "-pix_fmt", "rgb24", raw])
@@ -51,6 +56,19 @@ public struct Screenshot: Sendable {
             index += 3
         }
         return colours.count
+    }
+
+    /// How light it is on the whole, from 0 (black) to 1 (white): the mean of its pixels' relative
+    /// luminance (Rec. 709's weights, on the sRGB values as they are; enough to tell a dark window
+    /// from a light one).
+    public var meanLuminance: Double {
+        var total = 0.0
+        var index = 0
+        while index + 2 < pixels.count {
+            total += 0.2126 * Double(pixels[index]) + 0.7152 * Double(pixels[index + 1]) + 0.0722 * Double(pixels[index + 2])
+            index += 3
+        }
+        return pixels.isEmpty ? 0 : total / 255 / Double(pixels.count / 3)
     }
 
     /// Whether it shows something else than `other`: another size, or more than 1% of its pixels

@@ -42,6 +42,10 @@ MB_TEST_PACKAGES=(mpv mpv-mpris vlc-bin vlc-plugin-base sox libsox-fmt-all ffmpe
     # Another program on the clipboard (issue 35): it pastes what the picker copied, then takes
     # the clipboard from it.
     xclip
+    # The windows under real Wayland desktops (issue 36), started headless: GNOME's compositor
+    # alone and with its shell (Eval, screenshots), and KDE's; gjs runs the shell's notification
+    # service, which owns org.freedesktop.Notifications for it.
+    mutter gnome-shell kwin-wayland gjs
     # Programs the tests run themselves, named although other packages here bring them today:
     # pactl (the null sink), journalctl and systemd-cat (logging), gdbus-codegen (the C example).
     pulseaudio-utils systemd libglib2.0-dev-bin)
