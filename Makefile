@@ -5,6 +5,7 @@
 #   make uninstall [PREFIX=/usr/local] [DESTDIR=]   (use the same PREFIX and DESTDIR as install)
 #   make deb                      the Debian package, with Debian's tools, into .build/deb/
 #   make interface                rewrite data/org.mediabroker.MediaBroker1.xml from the broker
+#   make pot                      rewrite po/media-broker.pot from the strings marked in Sources
 #
 # Build as your user, then install with sudo: `make && sudo make install`. `make install` builds
 # only when the binaries are missing, so it does not rebuild as root.
@@ -60,16 +61,37 @@ ZSH_COMPLETION := completions/_broker-ctl
 # example need no Swift build. Tests/PackagingTests/InterfaceFileTests.swift fails when it is stale.
 INTERFACE_XML := data/org.mediabroker.MediaBroker1.xml
 
+# The translations (docs/translating.md): one po/LL.po a language, listed in po/LINGUAS, compiled
+# with msgfmt --check into LOCALE_BUILD_DIR/LL/LC_MESSAGES/media-broker.mo (a wrong placeholder
+# count, a bad header or a broken plural fails the build) and installed under LOCALEDIR, where the
+# programs look (Sources/Localization: share/locale beside their bin/).
+LOCALEDIR := $(PREFIX)/share/locale
+LINGUAS := $(shell sed 's/\#.*//' po/LINGUAS)
+LOCALE_BUILD_DIR := .build/locale
+CATALOGS := $(foreach l,$(LINGUAS),$(LOCALE_BUILD_DIR)/$(l)/LC_MESSAGES/media-broker.mo)
+# The template: every Swift file of Sources that marks a string, read by xgettext's C parser
+# (xgettext 0.21 has no Swift one; a marked literal is a plain one-line "…" without \( , which
+# reads the same in C: Tests/LocalizationTests/MarkedStringsTests.swift checks). POT is where
+# `make pot` writes it; TemplateTests writes one elsewhere to compare.
+POT ?= po/media-broker.pot
+POT_SOURCES ?= .build/pot-sources
+OPEN_PAREN := (
+POTFILES = $(shell grep -rlE --include='*.swift' 'localized(Plural|InContext)?[$(OPEN_PAREN)]"' Sources | LC_ALL=C sort)
+XGETTEXT_FLAGS := --language=C --from-code=UTF-8 --keyword= --keyword=localized:1 \
+	--keyword=localizedPlural:1,2 --keyword=localizedInContext:1c,2 --add-comments=TRANSLATORS: \
+	--add-location=file --package-name=MediaBroker --msgid-bugs-address=maintainers@mediabroker.org
+
 # The directories install puts files in. Uninstall removes each of them and then its parents while
 # they are empty (`rmdir --ignore-fail-on-non-empty`: a directory holding anything stays), never
 # going above $(DESTDIR): the directories install created go, shared ones stay.
 INSTALL_DIRS := $(DBUS_SERVICEDIR) $(DBUS_INTERFACEDIR) $(SYSTEMD_USERUNITDIR) $(BINDIR) $(MAN1DIR) $(MAN8DIR) \
 	$(BASH_COMPLETIONDIR) $(ZSH_COMPLETIONDIR) \
-	$(if $(DESKTOP_FILES),$(APPLICATIONSDIR)) $(sort $(foreach i,$(ICONS),$(ICONDIR)/$(dir $(i))))
+	$(if $(DESKTOP_FILES),$(APPLICATIONSDIR)) $(sort $(foreach i,$(ICONS),$(ICONDIR)/$(dir $(i)))) \
+	$(foreach l,$(LINGUAS),$(LOCALEDIR)/$(l)/LC_MESSAGES)
 
-.PHONY: all build install uninstall deb interface
+.PHONY: all build catalogs install uninstall deb interface pot
 
-all: build
+all: build catalogs
 
 # scripts/build links the Swift runtime into the executables (see there); SwiftPM decides what is
 # out of date.
@@ -83,7 +105,25 @@ else
 	@echo "make: $@ does not exist; build it first (BUILD_DIR=$(BUILD_DIR))" >&2; exit 1
 endif
 
-install: $(BUILT)
+catalogs: $(CATALOGS)
+
+$(LOCALE_BUILD_DIR)/%/LC_MESSAGES/media-broker.mo: po/%.po
+	@mkdir -p '$(dir $@)'
+	msgfmt --check -o '$@' '$<'
+
+# xgettext reads copies in which the lines of Swift's multi-line literals (""" … """) are blank: C has
+# none, and their words (help texts, apostrophes) would read to it as broken literals.
+pot:
+	rm -rf '$(POT_SOURCES)'
+	for f in $(POTFILES); do \
+		mkdir -p "$(POT_SOURCES)/$$(dirname "$$f")" && \
+		awk '/"""/ { if (gsub(/"""/, "&") % 2) inside = !inside; print ""; next } inside { print ""; next } { print }' \
+			"$$f" > "$(POT_SOURCES)/$$f" || exit 1; \
+	done
+	xgettext $(XGETTEXT_FLAGS) --directory='$(POT_SOURCES)' -o '$(POT)' $(POTFILES)
+	rm -rf '$(POT_SOURCES)'
+
+install: $(BUILT) $(CATALOGS)
 	install -d $(foreach d,$(INSTALL_DIRS),'$(DESTDIR)$(d)')
 	install -m 0755 $(BUILT) '$(DESTDIR)$(BINDIR)/'
 	sed 's|@bindir@|$(BINDIR)|g' dbus-policy/$(DBUS_SERVICE) > '$(DESTDIR)$(DBUS_SERVICEDIR)/$(DBUS_SERVICE)'
@@ -97,6 +137,7 @@ install: $(BUILT)
 	install -m 0644 $(INTERFACE_XML) '$(DESTDIR)$(DBUS_INTERFACEDIR)/'
 	$(if $(DESKTOP_FILES),install -m 0644 $(DESKTOP_FILES) '$(DESTDIR)$(APPLICATIONSDIR)/')
 	$(foreach i,$(ICONS),install -m 0644 data/icons/$(i) '$(DESTDIR)$(ICONDIR)/$(i)';)
+	$(foreach l,$(LINGUAS),install -m 0644 $(LOCALE_BUILD_DIR)/$(l)/LC_MESSAGES/media-broker.mo '$(DESTDIR)$(LOCALEDIR)/$(l)/LC_MESSAGES/';)
 
 uninstall:
 	rm -f $(foreach p,$(PROGRAMS),'$(DESTDIR)$(BINDIR)/$(p)') \
@@ -108,7 +149,8 @@ uninstall:
 		'$(DESTDIR)$(ZSH_COMPLETIONDIR)/_broker-ctl' \
 		'$(DESTDIR)$(DBUS_INTERFACEDIR)/$(notdir $(INTERFACE_XML))' \
 		$(foreach f,$(DESKTOP_FILES),'$(DESTDIR)$(APPLICATIONSDIR)/$(notdir $(f))') \
-		$(foreach i,$(ICONS),'$(DESTDIR)$(ICONDIR)/$(i)')
+		$(foreach i,$(ICONS),'$(DESTDIR)$(ICONDIR)/$(i)') \
+		$(foreach l,$(LINGUAS),'$(DESTDIR)$(LOCALEDIR)/$(l)/LC_MESSAGES/media-broker.mo')
 	@for d in $(INSTALL_DIRS); do \
 		while [ -n "$$d" ] && [ "$$d" != / ]; do \
 			[ -d '$(DESTDIR)'"$$d" ] && rmdir --ignore-fail-on-non-empty '$(DESTDIR)'"$$d"; \

@@ -1,7 +1,8 @@
 // swift-tools-version:6.0
 //
 // The architecture, bottom to top:
-//   CDBus, CSQLite        C system libraries (module map + shim header)
+//   CDBus, CSQLite, CIntl C system libraries (module map + shim header); CIntl is glibc's
+//                         gettext and locale formats
 //   SwiftDBus             the only importer of CDBus: typed values, names, messages,
 //                         a connection with one owner thread, exported objects
 //   BrokerCore            the broker's policy: listening rules, the players core, recording,
@@ -14,6 +15,9 @@
 //   Clocks                the monotonic and wall clocks, and Duration in microseconds
 //   Locking               the one lock (a pthread mutex ThreadSanitizer sees) and its conditions
 //   AssetContract         the asset a{sv} declared once: keys, types, limits, meanings
+//   Localization          the person's language: gettext's catalogs (domain media-broker) and
+//                         the locale's formats, for the windows, notifications and broker-ctl
+//   ClientMomentText      a moment the client library read, worded in the person's language
 //   CGtk                  GTK 4 and libadwaita (module map + shim header)
 //   SwiftGtk              the only importer of CGtk: widgets, signals, the main loop
 //   PickerChannel         what the broker and its picker say over their private socket
@@ -37,6 +41,7 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CIntl"),
         .systemLibrary(name: "CGtk", pkgConfig: "libadwaita-1", providers: [.apt(["libadwaita-1-dev", "libgtk-4-dev"])]),
 
         .target(name: "MediaBrokerVersion", swiftSettings: strict),
@@ -44,17 +49,19 @@ let package = Package(
         .target(name: "Locking", swiftSettings: strict),
         .target(name: "AssetContract", swiftSettings: strict),
         .target(name: "BoundedFile", swiftSettings: strict),
+        .target(name: "Localization", dependencies: ["CIntl"], swiftSettings: strict),
         .target(name: "SwiftDBus", dependencies: ["CDBus", "Clocks", "Locking"], swiftSettings: strict),
         .target(name: "SwiftGtk", dependencies: ["CGtk"], swiftSettings: strict),
         .target(name: "PickerChannel", swiftSettings: strict),
         .target(name: "BrokerCore", dependencies: ["Clocks", "AssetContract"], swiftSettings: strict),
-        .target(name: "MediaBroker", dependencies: ["BrokerCore", "SwiftDBus", "CSQLite", "Clocks", "Locking", "MediaBrokerVersion", "AssetContract", "PickerChannel", "BoundedFile"], swiftSettings: strict),
+        .target(name: "MediaBroker", dependencies: ["BrokerCore", "SwiftDBus", "CSQLite", "Clocks", "Locking", "MediaBrokerVersion", "AssetContract", "PickerChannel", "BoundedFile", "Localization"], swiftSettings: strict),
         .target(name: "MediaDonationClient", dependencies: ["SwiftDBus", "Clocks", "MediaBrokerVersion", "AssetContract"], swiftSettings: strict),
-        .target(name: "MediaPicker", dependencies: ["SwiftGtk", "PickerChannel", "MediaDonationClient", "MediaBrokerVersion", "BoundedFile", "Clocks"], swiftSettings: strict),
+        .target(name: "ClientMomentText", dependencies: ["MediaDonationClient", "Localization"], swiftSettings: strict),
+        .target(name: "MediaPicker", dependencies: ["SwiftGtk", "PickerChannel", "MediaDonationClient", "MediaBrokerVersion", "BoundedFile", "Clocks", "Localization", "ClientMomentText"], swiftSettings: strict),
 
-        .executableTarget(name: "media-broker", dependencies: ["MediaBroker"], swiftSettings: strict),
-        .executableTarget(name: "broker-ctl", dependencies: ["MediaDonationClient", "MediaBrokerVersion", "AssetContract", "Clocks"], swiftSettings: strict),
-        .executableTarget(name: "media-broker-picker", dependencies: ["MediaPicker"], swiftSettings: strict),
+        .executableTarget(name: "media-broker", dependencies: ["MediaBroker", "Localization"], swiftSettings: strict),
+        .executableTarget(name: "broker-ctl", dependencies: ["MediaDonationClient", "MediaBrokerVersion", "AssetContract", "Clocks", "Localization", "ClientMomentText"], swiftSettings: strict),
+        .executableTarget(name: "media-broker-picker", dependencies: ["MediaPicker", "Localization"], swiftSettings: strict),
 
         // Shared helpers for tests: private buses, child processes, waiting with deadlines.
         .target(name: "TestSupport", dependencies: ["Locking"], path: "Tests/TestSupport", swiftSettings: strict),
@@ -66,6 +73,7 @@ let package = Package(
         .testTarget(name: "SwiftDBusTests", dependencies: ["SwiftDBus", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "MediaBrokerTests", dependencies: ["BrokerCore", "CoreFixtures", "MediaBroker", "AssetContract", "PickerChannel", "BoundedFile", "Clocks", "SwiftDBus", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "MediaPickerTests", dependencies: ["MediaPicker", "MediaDonationClient", "PickerChannel"], swiftSettings: strict),
+        .testTarget(name: "LocalizationTests", dependencies: ["Localization", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "MediaDonationClientTests", dependencies: ["MediaDonationClient", "SwiftDBus"], swiftSettings: strict),
         .testTarget(name: "BrokerCtlTests", dependencies: ["broker-ctl", "MediaDonationClient", "TestSupport"], swiftSettings: strict),
         .testTarget(

@@ -1,3 +1,4 @@
+import Localization
 import PickerChannel
 import SwiftGtk
 
@@ -9,19 +10,20 @@ struct AskerBanner: View {
 
     init(request: PickerRequest) {
         guard request.purpose == .share else {
-            let says = Label("Tick what to copy. It goes to the clipboard as text, to paste into your journal.", wraps: true)
+            let says = Label(localized("Tick what to copy. It goes to the clipboard as text, to paste into your journal."), wraps: true)
             widget = Box(.horizontal, spacing: 12, [Image(icon: "edit-copy-symbolic", size: 32), says.styleClass("heading").expand(horizontally: true)])
                 .margin(12).widget
             return
         }
         let icon = Image.picture(request.appIcon, size: 32, placeholder: "application-x-executable")
         let asker = request.askerName
-        let asks = Label("\(asker) asks for music you listened to. It gets only what you share.", wraps: true)
+        let asks = Label(localized("{app} asks for music you listened to. It gets only what you share.", ["app": asker]), wraps: true)
         let text = Box(.vertical, spacing: 2, [asks.styleClass("heading")])
         if let reason = request.reason, !reason.isEmpty {
-            text.append(Label("“\(reason)” — \(asker)", wraps: true).styleClass("dim-label"))
+            text.append(// TRANSLATORS: the asking app's reason, in its own words, and the app's name.
+            Label(localized("“{reason}” — {app}", ["reason": reason, "app": asker]), wraps: true).styleClass("dim-label"))
         }
-        widget = Box(.horizontal, spacing: 12, [icon.accessibleLabel("\(asker) icon"), text.expand(horizontally: true)])
+        widget = Box(.horizontal, spacing: 12, [icon.accessibleLabel(localized("{app} icon", ["app": asker])), text.expand(horizontally: true)])
             .margin(12).widget
     }
 }
@@ -29,14 +31,14 @@ struct AskerBanner: View {
 extension PickerRequest {
     /// The asking app as the person reads it at the start of a sentence: its name, or a plain
     /// wording when the broker could not tell which app asks — never an interpreter's name.
-    var askerName: String { appName ?? "An app on this computer" }
+    var askerName: String { appName ?? localized("An app on this computer") }
 
     /// The picker window's title.
     var windowTitle: String {
         guard purpose == .share else { return headerTitle }
-        return appName.map { "Share Listening with \($0)" } ?? headerTitle
+        return appName.map { localized("Share Listening with {app}", ["app": $0]) } ?? headerTitle
     }
 
     /// The title in the window's header bar.
-    var headerTitle: String { purpose == .copy ? "Copy Listening" : "Share Listening" }
+    var headerTitle: String { purpose == .copy ? localized("Copy Listening") : localized("Share Listening") }
 }

@@ -1,5 +1,7 @@
 import FoundationEssentials
+import Localization
 import MediaDonationClient
+import ClientMomentText
 
 /// What *Copy* puts on the clipboard (issue 35): the picked listens as plain text, ready to paste
 /// into any journal — the moment's title and time first when a moment was open, then a line for
@@ -9,16 +11,17 @@ import MediaDonationClient
 ///     21:04 Angel — Massive Attack · Mezzanine
 ///     21:09 Risingson — Massive Attack · Mezzanine
 ///
-/// Times are the person's local clock. Control characters in a player's words become spaces, so
+/// Times are the person's local clock, in the locale's format; the moment's title and "Untitled"
+/// in the person's language. Control characters in a player's words become spaces, so
 /// each listen stays on its line.
 enum CopiedText {
     static func of(_ listens: [GenericMedia], moment: Moment?, clock: (Date) -> String = LocalClockText.clock) -> String {
         var lines: [String] = []
         if let moment {
-            lines.append(oneLine(moment.title) + " · " + clock(moment.started) + "–" + clock(moment.ended))
+            lines.append(oneLine(MomentText.title(of: moment)) + " · " + clock(moment.started) + "–" + clock(moment.ended))
         }
         for listen in listens.sorted(by: { $0.date < $1.date }) {
-            var line = clock(listen.date) + " " + oneLine(listen.title ?? "Untitled")
+            var line = clock(listen.date) + " " + oneLine(listen.title ?? localized("Untitled"))
             if !listen.artists.isEmpty { line += " — " + oneLine(listen.artists.joined(separator: ", ")) }
             if let album = listen.album, !album.isEmpty { line += " · " + oneLine(album) }
             lines.append(line)

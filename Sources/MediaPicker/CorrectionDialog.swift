@@ -1,3 +1,4 @@
+import Localization
 import MediaDonationClient
 import SwiftGtk
 
@@ -14,34 +15,38 @@ enum CorrectionDialog {
     }
 
     /// The accessible names of the dialog's fields, for the person and for tests that drive it.
-    static let titleField = "Title", artistsField = "Artists", albumField = "Album"
+    static var titleField: String { localized("Title") }
+    static var artistsField: String { localized("Artists") }
+    static var albumField: String { localized("Album") }
     /// The heading, which names the dialog's window: it leaves the listen's words to the fields,
     /// so tools that find windows by name need no more than plain text.
-    static let heading = "Correct a Listen"
-    static let body = "Your journal and the apps that read your history see the words you save. Restore Original puts back the words first recorded."
+    static var heading: String { localized("Correct a Listen") }
+    static var body: String {
+        localized("Your journal and the apps that read your history see the words you save. Restore Original puts back the words first recorded.")
+    }
 
     /// Asks how `listen` should read; `answered` runs only for Save with something changed, or for
     /// Restore Original.
     static func present(over parent: Window, listen: GenericMedia, answered: @escaping @MainActor (Answer) -> Void) {
         let kept = ListenWords(of: listen)
         let dialog = MessageDialog(over: parent, heading: heading, body: body)
-        let title = Entry(text: kept.title, placeholder: "Title", activatesDefault: true) { text in
+        let title = Entry(text: kept.title, placeholder: titleField, activatesDefault: true) { text in
             dialog.setAnswer("save", enabled: text.contains { !$0.isWhitespace })
         }.accessibleLabel(titleField)
-        let artists = Entry(text: kept.artists, placeholder: "Separate artists with commas", activatesDefault: true)
+        let artists = Entry(text: kept.artists, placeholder: localized("Separate artists with commas"), activatesDefault: true)
             .accessibleLabel(artistsField)
-        let laterPlays = CheckButton("Correct later plays too", isActive: false)
-        let album = Entry(text: kept.album, placeholder: "No album", activatesDefault: true).accessibleLabel(albumField)
+        let laterPlays = CheckButton(localized("Correct later plays too"), isActive: false)
+        let album = Entry(text: kept.album, placeholder: localized("No album"), activatesDefault: true).accessibleLabel(albumField)
         dialog.showBeneathText(Box(.vertical, spacing: 6, [
             Label(titleField).styleClass("heading"), title,
-            Label("Artists, separated by commas").styleClass("heading"), artists,
+            Label(localized("Artists, separated by commas")).styleClass("heading"), artists,
             Label(albumField).styleClass("heading"), album,
             laterPlays,
         ]))
         // Without mnemonics: GTK 4.8 would read a response's underscore into its accessible name.
-        dialog.addAnswer("cancel", "Cancel")
-        dialog.addAnswer("restore", "Restore Original")
-        dialog.addAnswer("save", "Save", style: .suggested)
+        dialog.addAnswer("cancel", localized("Cancel"))
+        dialog.addAnswer("restore", localized("Restore Original"))
+        dialog.addAnswer("save", localized("Save"), style: .suggested)
         dialog.setAnswer("save", enabled: !kept.title.isEmpty)
         dialog.present(cancel: "cancel", byDefault: "save") { answer in
             switch answer {

@@ -1,3 +1,4 @@
+import Localization
 import SwiftGtk
 #if canImport(Glibc)
 import Glibc
@@ -8,13 +9,12 @@ import Glibc
 @MainActor
 struct Introduction {
     static func page(appName: String, done: @escaping @MainActor () -> Void) -> some View {
-        let go = Button("_Continue") { done() }.styleClass("suggested-action", "pill")
+        let go = Button(localized("_Continue")) { done() }.styleClass("suggested-action", "pill")
             .align(.center)
         return StatusPage(
-            icon: "audio-x-generic-symbolic", title: "Share What You Listened To",
-            description: "\(appName) can add music and podcasts you listened to to your journal. "
-                + "You choose exactly what it gets: it never sees the rest of your listening history. "
-                + "Listening History in your apps controls what is kept.",
+            icon: "audio-x-generic-symbolic", title: localized("Share What You Listened To"),
+            // TRANSLATORS: "Listening History" is the settings window's name among the person's apps.
+            description: localized("{app} can add music and podcasts you listened to to your journal. You choose exactly what it gets: it never sees the rest of your listening history. Listening History in your apps controls what is kept.", ["app": appName]),
             child: go
         ).expand(vertically: true)
     }

@@ -1,3 +1,4 @@
+import Localization
 import MediaDonationClient
 import MediaBrokerVersion
 import PickerChannel
@@ -88,7 +89,7 @@ public enum PickerProgram {
                 picker.window.present()
                 window = picker
             case .failure(let error):
-                failure = ErrorWindow(application: application, message: "The listening history could not be read: \(error)")
+                failure = ErrorWindow(application: application, message: localized("The listening history could not be read: {error}", ["error": error.description]))
             }
         }
         _ = (window, failure)
@@ -110,11 +111,11 @@ final class ErrorWindow {
     let window: Window
 
     init(application: Application, message: String) {
-        window = Window(application: application, title: "Share Listening", width: 480, height: 320)
-        let close = Button("_Close") { [window] in window.destroy() }.align(.center)
+        window = Window(application: application, title: localized("Share Listening"), width: 480, height: 320)
+        let close = Button(localized("_Close")) { [window] in window.destroy() }.align(.center)
         window.setContent(Box(.vertical, spacing: 0, [
-            HeaderBar(title: Label("Share Listening").styleClass("title")),
-            StatusPage(icon: "dialog-error-symbolic", title: "Cannot Show Your Listening", description: message, child: close)
+            HeaderBar(title: Label(localized("Share Listening")).styleClass("title")),
+            StatusPage(icon: "dialog-error-symbolic", title: localized("Cannot Show Your Listening"), description: message, child: close)
                 .expand(vertically: true),
         ]))
         window.present()

@@ -1,4 +1,6 @@
+import Localization
 import MediaDonationClient
+import ClientMomentText
 public import PickerChannel
 public import SwiftGtk
 
@@ -47,13 +49,13 @@ public final class PickerWindow {
     }
 
     private func build(introduce: Bool) {
-        let share = Button(request.purpose == .copy ? "_Copy" : "_Share") { [unowned self] in
+        let share = Button(request.purpose == .copy ? localized("_Copy") : localized("_Share")) { [unowned self] in
             if request.purpose == .copy { copy(copiedText) }
             answer(selection.answer)
         }.styleClass("suggested-action")
         share.isSensitive = false
         shareButton = share
-        let cancel = Button("Cancel") { [unowned self] in answer(.cancelled) }
+        let cancel = Button(localized("Cancel")) { [unowned self] in answer(.cancelled) }
         let header = HeaderBar(title: Label(request.headerTitle).styleClass("title"), showsCloseButton: false)
         header.start(cancel)
         header.end(share)
@@ -62,8 +64,8 @@ public final class PickerWindow {
         page.append(header)
         page.append(AskerBanner(request: request))
         if content.isEmpty {
-            page.append(StatusPage(icon: "audio-x-generic-symbolic", title: "Nothing to Share",
-                                   description: "Nothing was listened to in this span, or recording was off.")
+            page.append(StatusPage(icon: "audio-x-generic-symbolic", title: localized("Nothing to Share"),
+                                   description: localized("Nothing was listened to in this span, or recording was off."))
                 .expand(vertically: true))
         } else {
             let list = listPane(), detailPane = detailPane()
@@ -79,7 +81,7 @@ public final class PickerWindow {
         }
         // The first-use page explains sharing with an app; copying shares with none.
         if introduce, request.purpose == .share {
-            let cancelIntroduction = Button("Cancel") { [unowned self] in answer(.cancelled) }
+            let cancelIntroduction = Button(localized("Cancel")) { [unowned self] in answer(.cancelled) }
             let introductionHeader = HeaderBar(title: Label(request.headerTitle).styleClass("title"), showsCloseButton: false)
             introductionHeader.start(cancelIntroduction)
             let introduction = Box(.vertical, spacing: 0, [introductionHeader, AskerBanner(request: request), Introduction.page(appName: request.askerName) { [unowned self] in
@@ -109,16 +111,16 @@ public final class PickerWindow {
     private func listPane() -> some View {
         let list = Box(.vertical, spacing: 6).margin(12)
         if !content.recommended.isEmpty {
-            list.append(Label("Recommended").styleClass("heading"))
+            list.append(Label(localized("Recommended")).styleClass("heading"))
             for offer in content.recommended {
-                list.append(row(title: offer.moment.title, subtitle: offer.moment.summary ?? "",
+                list.append(row(title: MomentText.title(of: offer.moment), subtitle: MomentText.summary(of: offer.moment),
                                 art: Self.art(of: offer.assets.first, icon: offer.moment.appIcon)) { [unowned self] in open(offer) })
             }
         }
         if !content.recent.isEmpty {
-            list.append(Label("Recent").styleClass("heading").margin(6))
+            list.append(Label(localized("Recent")).styleClass("heading").margin(6))
             for listen in content.recent {
-                list.append(row(title: listen.title ?? "Untitled", subtitle: listen.summary ?? listen.appName ?? "",
+                list.append(row(title: listen.title ?? untitled, subtitle: listen.summary ?? listen.appName ?? "",
                                 art: Self.art(of: listen, icon: nil)) { [unowned self] in open(listen) })
             }
         }
@@ -126,7 +128,7 @@ public final class PickerWindow {
     }
 
     private func detailPane() -> some View {
-        let back = Button(icon: "go-previous-symbolic", label: "Back to the list") { [unowned self] in
+        let back = Button(icon: "go-previous-symbolic", label: localized("Back to the list")) { [unowned self] in
             if let listPaneView { leaflet.show(listPaneView) }
         }
         back.isVisible = false
@@ -134,7 +136,7 @@ public final class PickerWindow {
         let pane = Box(.vertical, spacing: 6).margin(12).expand(horizontally: true)
         pane.append(Box(.horizontal, spacing: 6, [back, detailTitle.styleClass("title-2").expand(horizontally: true)]))
         pane.append(ScrolledWindow(detail))
-        detailTitle.text = "Choose a moment or a listen"
+        detailTitle.text = localized("Choose a moment or a listen")
         return pane
     }
 
@@ -144,7 +146,7 @@ public final class PickerWindow {
         let image = Self.image(of: art, size: 48)
         let text = Box(.vertical, spacing: 2, [Label(title).styleClass("heading"), Label(subtitle).styleClass("dim-label")])
         let content = Box(.horizontal, spacing: 12, [image, text])
-        let entry = Button(child: content, action: action).styleClass("flat").accessibleLabel(subtitle.isEmpty ? title : "\(title), \(subtitle)")
+        let entry = Button(child: content, action: action).styleClass("flat").accessibleLabel(subtitle.isEmpty ? title : localized("{title}, {line}", ["title": title, "line": subtitle]))
         if firstEntry == nil { firstEntry = entry }
         return entry
     }
@@ -161,12 +163,12 @@ public final class PickerWindow {
 
     private func open(_ offer: PickerContent.Offer) {
         selection.open(offer)
-        showOffered(title: offer.moment.title)
+        showOffered(title: MomentText.title(of: offer.moment))
     }
 
     private func open(_ listen: GenericMedia) {
         selection.open(listen)
-        showOffered(title: listen.title ?? "Untitled")
+        showOffered(title: listen.title ?? untitled)
     }
 
     private func showOffered(title: String) {
@@ -175,7 +177,7 @@ public final class PickerWindow {
         artwork.removeAll()
         var first: CheckButton?
         for asset in selection.offered {
-            let label = asset.summary ?? asset.title ?? "Untitled"
+            let label = asset.summary ?? asset.title ?? untitled
             let check = CheckButton(label, isActive: selection.isTicked(asset.id)) { [unowned self] ticked in
                 selection.set(asset.id, ticked: ticked)
                 shareButton?.isSensitive = selection.canShare
@@ -195,6 +197,9 @@ public final class PickerWindow {
         // The keyboard goes where the person looks next: the first listen's check box.
         first?.grabFocus()
     }
+
+    // TRANSLATORS: what a listen whose player told no title is called.
+    private var untitled: String { localized("Untitled") }
 
     private var artSize: Int32 { leaflet.isFolded ? 48 : 96 }
 

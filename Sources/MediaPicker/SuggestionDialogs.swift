@@ -1,4 +1,5 @@
 import Clocks
+import Localization
 import MediaDonationClient
 import SwiftGtk
 
@@ -7,9 +8,9 @@ import SwiftGtk
 @MainActor
 enum SuggestionDialogs {
     /// The accessible name of the time field.
-    static let timeField = "Time"
-    static let timeHeading = "Daily Suggestion"
-    static let journalHeading = "Open Suggestions With"
+    static var timeField: String { localized("Time") }
+    static var timeHeading: String { localized("Daily Suggestion") }
+    static var journalHeading: String { localized("Open Suggestions With") }
     /// The time suggestions come at when turned on without one.
     static let defaultTime = "21:00"
 
@@ -17,14 +18,15 @@ enum SuggestionDialogs {
     /// turn suggestions off (`nil`).
     static func askForTime(over parent: Window, current: String?, answered: @escaping @MainActor (String?) -> Void) {
         let dialog = MessageDialog(over: parent, heading: timeHeading,
-                                   body: "Once a day at this time, 24-hour, a notification offers a moment of your listening to write about.")
-        let field = Entry(text: current ?? defaultTime, placeholder: "HH:MM", activatesDefault: true) { text in
+                                   body: localized("Once a day at this time, 24-hour, a notification offers a moment of your listening to write about."))
+        // TRANSLATORS: the time field's hint: hours and minutes, 24-hour, as the field takes them.
+        let field = Entry(text: current ?? defaultTime, placeholder: localized("HH:MM"), activatesDefault: true) { text in
             dialog.setAnswer("save", enabled: TimeOfDayText.isValid(text))
         }.accessibleLabel(timeField)
         dialog.showBeneathText(field)
-        dialog.addAnswer("cancel", "Cancel")
-        if current != nil { dialog.addAnswer("off", "Turn Off") }
-        dialog.addAnswer("save", "Save", style: .suggested)
+        dialog.addAnswer("cancel", localized("Cancel"))
+        if current != nil { dialog.addAnswer("off", localized("Turn Off")) }
+        dialog.addAnswer("save", localized("Save"), style: .suggested)
         dialog.present(cancel: "cancel", byDefault: "save") { answer in
             if answer == "off" { return answered(nil) }
             guard answer == "save", TimeOfDayText.isValid(field.text) else { return }
@@ -36,10 +38,11 @@ enum SuggestionDialogs {
     static func chooseJournalApp(over parent: Window, apps: [JournalAppInfo], answered: @escaping @MainActor (String?) -> Void) {
         let usable = apps.filter(\.takesSuggestions)
         let dialog = MessageDialog(over: parent, heading: journalHeading, body: usable.isEmpty
-            ? "No journal app is installed. A journal app that takes suggestions says so in its desktop file."
-            : "Write about it opens this app at the suggested moment.")
-        dialog.addAnswer("cancel", "Cancel")
-        dialog.addAnswer("none", "No Journal App")
+            ? localized("No journal app is installed. A journal app that takes suggestions says so in its desktop file.")
+            // TRANSLATORS: "Write about it" is the suggestion notification's button.
+            : localized("Write about it opens this app at the suggested moment."))
+        dialog.addAnswer("cancel", localized("Cancel"))
+        dialog.addAnswer("none", localized("No Journal App"))
         for app in usable { dialog.addAnswer("app:" + app.id, app.name) }
         dialog.present(cancel: "cancel") { answer in
             if answer == "none" { return answered(nil) }

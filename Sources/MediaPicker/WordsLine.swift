@@ -1,10 +1,12 @@
+import Localization
 import MediaDonationClient
 
 /// A listen's or a correction rule's words on one line, as the settings window's rows show them.
 enum WordsLine {
     /// "Teardrop — Massive Attack"; the title alone when no artist is known.
     static func of(title: String, artists: [String]) -> String {
-        artists.isEmpty ? title : "\(title) — \(ListenWords.text(of: artists))"
+        // TRANSLATORS: a listen's words: its title, then its artists.
+        artists.isEmpty ? title : localized("{title} — {artists}", ["title": title, "artists": ListenWords.text(of: artists)])
     }
 
     /// "Teardrop — Massive Attack in Radio → Teardrop (Live) — Massive Attack": the words the rule
@@ -15,9 +17,10 @@ enum WordsLine {
         var corrected = of(title: rule.correctedTitle ?? rule.title, artists: rule.correctedArtists ?? rule.artists)
         switch rule.correctedAlbum {
         case nil: break
-        case .some(nil): corrected += " · no album"
+        case .some(nil): corrected += " · " + localized("no album")
         case .some(let album?): corrected += " · \(album)"
         }
-        return "\(told) in \(app) → \(corrected)"
+        // TRANSLATORS: a correction rule: the words it matches, in which app, and the words later plays get.
+        return localized("{told} in {app} → {corrected}", ["told": told, "app": app, "corrected": corrected])
     }
 }

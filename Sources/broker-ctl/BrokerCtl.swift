@@ -1,3 +1,4 @@
+import Localization
 import MediaDonationClient
 
 /// `broker-ctl`, the command a person runs to ask the media broker what they listened to.
@@ -63,7 +64,7 @@ enum BrokerCtl {
                 environment.standardError.write(error.report)
                 return ExitCode.usageError
             } catch {
-                environment.standardError.write("broker-ctl: \(error)\n")
+                environment.standardError.write(localized("broker-ctl: {error}", ["error": String(describing: error)]) + "\n")
                 return ExitCode.failure
             }
         }

@@ -20,6 +20,7 @@ step in order:
     disabled:NAME  fails unless a button named NAME shows, unavailable (greyed out)
     control:NAME   fails unless a button, check box or switch named NAME is showing
     roles          prints every named node showing as ROLE<TAB>NAME
+    extents:NAME   prints where the control named NAME is, in the window: X<TAB>Y<TAB>WIDTH<TAB>HEIGHT
     controls       prints every control showing (button, check box, switch…) as ROLE<TAB>NAME,
                    named or not
     gone           waits until the window has gone
@@ -233,6 +234,10 @@ def main():
             for node in walk(window()):
                 if node.name and showing(node):
                     print(node.getRoleName() + "\t" + node.name)
+        elif verb == "extents":
+            node = wait_for("a control named " + name, lambda: find(window(), name, BUTTONS | TOGGLES))
+            box = node.queryComponent().getExtents(pyatspi.WINDOW_COORDS)
+            print("\t".join(str(value) for value in (box.x, box.y, box.width, box.height)))
         elif verb == "controls":
             for node in walk(window()):
                 if node.getRoleName() in BUTTONS | TOGGLES | {"spin button", "slider", "entry", "link"} and showing(node):

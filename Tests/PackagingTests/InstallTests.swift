@@ -45,6 +45,8 @@ import TestSupport
             "share/man/man1/media-broker-picker.1": 0o644,
             "share/applications/org.mediabroker.ListeningHistory.desktop": 0o644,
             "share/icons/hicolor/scalable/apps/org.mediabroker.ListeningHistory.svg": 0o644,
+            "share/locale/de/LC_MESSAGES/media-broker.mo": 0o644,
+            "share/locale/fr/LC_MESSAGES/media-broker.mo": 0o644,
         ]
         return Dictionary(uniqueKeysWithValues: files.map { (String(prefix.dropFirst()) + "/" + $0.key, $0.value) })
     }

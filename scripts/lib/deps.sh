@@ -6,7 +6,9 @@
 # static libstdc++ that scripts/build links into the release executables.
 MB_BUILD_PACKAGES=(libdbus-1-dev libsqlite3-dev pkg-config libstdc++-12-dev
     # The picker's windows (media-broker-picker, issue 21): GTK 4 and libadwaita.
-    libgtk-4-dev libadwaita-1-dev)
+    libgtk-4-dev libadwaita-1-dev
+    # The translations (issue 36): msgfmt compiles po/*.po for make and install, xgettext makes the template.
+    gettext)
 # What running the broker needs: a bus daemon and the clients scripts/run uses to check it.
 MB_RUNTIME_PACKAGES=(dbus-daemon dbus-bin libglib2.0-bin)
 # What the tests drive: real MPRIS players (mpv with mpv-mpris; VLC, whose MPRIS control is in
@@ -35,6 +37,8 @@ MB_TEST_PACKAGES=(mpv mpv-mpris vlc-bin vlc-plugin-base sox libsox-fmt-all ffmpe
     python3-markdown
     # The example journal app (issue 35, examples/journal): GTK 4 through PyGObject.
     gir1.2-gtk-4.0
+    # Locale sources for localedef, which the French and German tests compile into a folder of their own.
+    locales
     # Another program on the clipboard (issue 35): it pastes what the picker copied, then takes
     # the clipboard from it.
     xclip

@@ -32,6 +32,12 @@ package struct LocalTime: Sendable {
         Int(Self.modulo(instant + offset(instant), Self.day) / Self.hour)
     }
 
+    /// The seconds a local wall clock shows at `instant`, counted from 1970-01-01 00:00 on that clock.
+    package func wallClockSeconds(of instant: Microseconds) -> Int64 {
+        let local = instant + offset(instant)
+        return (local - Self.modulo(local, 1_000_000)) / 1_000_000
+    }
+
     /// The local wall-clock time of `instant` as `HH:MM`.
     package func clockTime(of instant: Microseconds) -> String {
         let minutes = Self.modulo(instant + offset(instant), Self.day) / 60_000_000

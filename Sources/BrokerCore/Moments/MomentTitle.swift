@@ -18,6 +18,8 @@ package struct MomentTitle: Equatable, Sendable {
     /// The episode (show rule, one episode).
     package let episode: String?
     let trackCount: Int
+    /// The different podcast episodes in it (the show rule counts them in its title).
+    package let episodeCount: Int
     package let artistCount: Int
     package let partOfDay: PartOfDay
 
@@ -26,6 +28,7 @@ package struct MomentTitle: Equatable, Sendable {
         artistCount = Set(assets.compactMap { $0.artists.first }).count
         self.partOfDay = partOfDay
         let podcasts = assets.filter { $0.kind == .podcast }
+        episodeCount = Set(podcasts.map { $0.title }).count
         if Heard(podcasts).total > heard.total / 2,
            let show = Heard(podcasts).ranked({ [$0.album ?? $0.artists.first ?? $0.title] }).first {
             let episodes = Set(podcasts.map { $0.title })

@@ -1,4 +1,5 @@
 import Clocks
+import Localization
 import SwiftDBus
 import BrokerCore
 
@@ -61,12 +62,13 @@ final class AccessNotifications: @unchecked Sendable {
 
     private func show(_ appID: String, name: String, icon: String?, reason: String?) {
         guard questions.open.contains(appID) else { return }
-        let body = (reason.map { "“\(NotificationMarkup.escaped($0))”\n" } ?? "")
-            + "\(NotificationMarkup.escaped(name)) asks to see what you listened to, and to hear of what you listen to next. "
-            + "You can change your mind with broker-ctl."
+        // TRANSLATORS: the app's own reason for asking, quoted, on a line of its own.
+        let body = (reason.map { localized("“{reason}”", ["reason": NotificationMarkup.escaped($0)]) + "\n" } ?? "")
+            + localized("{app} asks to see what you listened to, and to hear of what you listen to next. You can change your mind with broker-ctl.",
+                        ["app": NotificationMarkup.escaped(name)])
         let question = DesktopNotifications.Notification(
-            summary: "Let \(name) see your listening?", body: body, icon: icon,
-            actions: [(AccessQuestions.allowAction, "Allow"), (AccessQuestions.denyAction, "Don’t allow")])
+            summary: localized("Let {app} see your listening?", ["app": name]), body: body, icon: icon,
+            actions: [(AccessQuestions.allowAction, localized("Allow")), (AccessQuestions.denyAction, localized("Don’t allow"))])
         shown[appID] = notifications.show(question, patience: patience) { [self] outcome in
             shown[appID] = nil
             switch outcome {

@@ -1,3 +1,4 @@
+import Localization
 import SwiftDBus
 import BrokerCore
 
@@ -46,11 +47,11 @@ final class NewAppQuestions: @unchecked Sendable {
     private func show(_ appID: String, name: String, icon: String?, unanswered: @escaping @Sendable () -> Void) {
         let escaped = NotificationMarkup.escaped(name)
         let question = DesktopNotifications.Notification(
-            summary: "Record listening from \(name)?",
-            body: "\(escaped) is playing for the first time. Media Broker keeps what you hear in it only if you say so; "
-                + "until then it is held, not written. You can change your mind with broker-ctl.",
+            summary: localized("Record listening from {app}?", ["app": name]),
+            body: localized("{app} is playing for the first time. Media Broker keeps what you hear in it only if you say so; until then it is held, not written. You can change your mind with broker-ctl.",
+                            ["app": escaped]),
             icon: icon,
-            actions: [(Self.recordAction, "Record"), (Self.dontRecordAction, "Don’t record")])
+            actions: [(Self.recordAction, localized("Record")), (Self.dontRecordAction, localized("Don’t record"))])
         shown[appID] = notifications.show(question, patience: patience) { [self] outcome in
             shown[appID] = nil
             switch outcome {

@@ -1,4 +1,5 @@
 import Clocks
+import Localization
 import SwiftDBus
 import BrokerCore
 
@@ -226,15 +227,18 @@ final class JournalSuggestions: @unchecked Sendable {
         settings.lastDay = day
         save()
         let moment = choice.moment
-        let when = choice.yearsAgo == 0 ? "" : (choice.yearsAgo == 1 ? "On this day a year ago: " : "On this day \(choice.yearsAgo) years ago: ")
+        let words = moment.localizedSummary(localTime: localTime)
+        let line = choice.yearsAgo == 0 ? words
+            // TRANSLATORS: the daily suggestion of a moment from past years: "On this day 2 years ago: Mezzanine — Massive Attack · 21:04–22:10 · 9 tracks".
+            : localizedPlural("On this day a year ago: {moment}", "On this day {count} years ago: {moment}", count: choice.yearsAgo, ["moment": words])
         // Low urgency: an invitation, not an alert.
         var hints: [String: DBusValue] = ["urgency": .byte(0)]
         if let art { hints["image-path"] = .string(art) }
         let notice = DesktopNotifications.Notification(
-            summary: choice.yearsAgo == 0 ? "Reflect on this moment" : "On this day",
-            body: NotificationMarkup.escaped(when + moment.summary(localTime: localTime)),
+            summary: choice.yearsAgo == 0 ? localized("Reflect on this moment") : localized("On this day"),
+            body: NotificationMarkup.escaped(line),
             icon: moment.appIcon,
-            actions: [(Self.writeAction, "Write about it"), (Self.notTodayAction, "Not today")],
+            actions: [(Self.writeAction, localized("Write about it")), (Self.notTodayAction, localized("Not today"))],
             hints: hints)
         if let shown { notifications.withdraw(shown) }
         log.info("suggesting the moment \(moment.id) (\(moment.title.text))")

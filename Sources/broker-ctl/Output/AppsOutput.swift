@@ -1,9 +1,10 @@
+import Localization
 import FoundationEssentials
 import MediaDonationClient
 
 /// What `broker-ctl apps` prints.
 enum AppsOutput {
-    static let emptyMessage = "No apps seen yet.\n"
+    static var emptyMessage: String { localized("No apps seen yet.") + "\n" }
 
     /// A table sorted by app id, times local.
     static func table(_ apps: [AppInfo], newApps: NewAppsMode, timeZone: some UTCOffsetRule, width: Int) -> String {
@@ -11,12 +12,12 @@ enum AppsOutput {
         let rows = sorted(apps).map { app in
             [
                 RecentOutput.cell(app.appID), RecentOutput.cell(app.appName), String(app.listens),
-                app.lastSeen.map { timeZone.civilTime(at: $0).minuteText } ?? "-",
+                app.lastSeen.map { timeZone.civilTime(at: $0).localeMinuteText } ?? "-",
                 recordedText(app, newApps: newApps), RecentOutput.cell(app.appIcon),
             ]
         }
         return TextTable(
-            headers: ["ID", "NAME", "LISTENS", "LAST SEEN", "RECORDED", "ICON"], rows: rows, fixedColumns: [2, 3, 4]
+            headers: [localized("ID"), localized("NAME"), localized("LISTENS"), localized("LAST SEEN"), localized("RECORDED"), localized("ICON")], rows: rows, fixedColumns: [2, 3, 4]
         ).rendered(width: width)
     }
 
@@ -24,16 +25,16 @@ enum AppsOutput {
     static func recordedText(_ app: AppInfo, newApps: NewAppsMode) -> String {
         if app.isOptedOut {
             switch app.optedOutBy {
-            case .app: return "opted out by the app"
-            case .user: return "opted out by you"
-            case nil: return "opted out"
+            case .app: return localized("opted out by the app")
+            case .user: return localized("opted out by you")
+            case nil: return localized("opted out")
             }
         }
-        if app.isAllowed { return "allowed" }
+        if app.isAllowed { return localized("allowed") }
         switch newApps {
-        case .record: return "yes"
-        case .ask: return "asks first"
-        case .ignore: return "no"
+        case .record: return localized("yes")
+        case .ask: return localized("asks first")
+        case .ignore: return localized("no")
         }
     }
 

@@ -5,7 +5,7 @@ enum FollowOutput {
     /// `2026-11-29 14:00  Teardrop — Massive Attack (Mezzanine) · mpv`, in local time; unknown
     /// parts are left out, and control characters cannot break the line.
     static func line(_ item: GenericMedia, timeZone: some UTCOffsetRule) -> String {
-        var text = timeZone.civilTime(at: item.date).minuteText + "  " + RecentOutput.cell(item.title)
+        var text = timeZone.civilTime(at: item.date).localeMinuteText + "  " + RecentOutput.cell(item.title)
         if let artist = item.artist { text += " — " + RecentOutput.cell(artist) }
         if let album = item.album { text += " (" + RecentOutput.cell(album) + ")" }
         if let app = item.appID ?? item.appName { text += " · " + RecentOutput.cell(app) }

@@ -1,9 +1,11 @@
+import Localization
 import FoundationEssentials
 import MediaDonationClient
+import ClientMomentText
 
 /// What `broker-ctl moments` prints.
 enum MomentsOutput {
-    static let emptyMessage = "No moments in that range.\n"
+    static var emptyMessage: String { localized("No moments in that range.") + "\n" }
 
     /// One block per moment, newest first: its title, when, how many tracks and in which apps,
     /// then its tracks oldest first, each with its local start time.
@@ -11,13 +13,13 @@ enum MomentsOutput {
         guard !moments.isEmpty else { return emptyMessage }
         return moments.map { moment in
             let start = timeZone.civilTime(at: moment.started), end = timeZone.civilTime(at: moment.ended)
-            let count = moment.count == 1 ? "1 track" : "\(moment.count) tracks"
-            var lines = [RecentOutput.cell(moment.title),
-                         "  \(start.minuteText)–\(end.clockText) · \(count) · \(moment.appIDs.joined(separator: ", "))"]
+            let count = localizedPlural("{count} track", "{count} tracks", count: moment.count)
+            var lines = [RecentOutput.cell(MomentText.title(of: moment)),
+                         "  \(start.localeMinuteText)–\(end.localeClockText) · \(count) · \(moment.appIDs.joined(separator: ", "))"]
             for id in moment.assetIDs {
                 guard let track = tracks[id] else { continue }
                 let line = [track.title, track.artist].compactMap { $0 }.joined(separator: " — ")
-                lines.append("    \(timeZone.civilTime(at: track.date).clockText)  \(RecentOutput.cell(line))")
+                lines.append("    \(timeZone.civilTime(at: track.date).localeClockText)  \(RecentOutput.cell(line))")
             }
             return lines.joined(separator: "\n") + "\n"
         }.joined(separator: "\n")

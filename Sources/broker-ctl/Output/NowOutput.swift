@@ -1,8 +1,9 @@
+import Localization
 import MediaDonationClient
 
 /// What `broker-ctl now` prints: the `recent` table plus how long each track has been heard.
 enum NowOutput {
-    static let emptyMessage = "Nothing is playing.\n"
+    static var emptyMessage: String { localized("Nothing is playing.") + "\n" }
 
     /// One row per player, in the broker's order.
     static func table(_ media: [GenericMedia], timeZone: some UTCOffsetRule, width: Int) -> String {
@@ -10,7 +11,7 @@ enum NowOutput {
         let rows = media.map { item in
             RecentOutput.cells(for: item, timeZone: timeZone) + [item.listened.map(clockText) ?? "-"]
         }
-        return TextTable(headers: RecentOutput.headers + ["LISTENED"], rows: rows, fixedColumns: [0])
+        return TextTable(headers: RecentOutput.headers + [localized("LISTENED")], rows: rows, fixedColumns: [0])
             .rendered(width: width)
     }
 

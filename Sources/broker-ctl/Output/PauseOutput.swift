@@ -1,3 +1,4 @@
+import Localization
 import MediaDonationClient
 
 /// What `broker-ctl pause`, `resume` and `status` say of a pause.
@@ -5,14 +6,15 @@ enum PauseOutput {
     /// `until 2026-12-03 23:00` or `until you resume (broker-ctl resume)`.
     static func end(_ pause: RecordingPause, timeZone: any UTCOffsetRule) -> String {
         switch pause {
-        case .untilResumed: "until you resume (broker-ctl resume)"
-        case .until(let date): "until \(timeZone.civilTime(at: date).minuteText)"
+        case .untilResumed: localized("until you resume (broker-ctl resume)")
+        case .until(let date): localized("until {time}", ["time": timeZone.civilTime(at: date).localeMinuteText])
         }
     }
 
     static func text(_ pause: RecordingPause?, timeZone: any UTCOffsetRule) -> String {
-        guard let pause else { return "Recording is not paused.\n" }
-        return "Recording paused \(end(pause, timeZone: timeZone)).\n"
+        guard let pause else { return localized("Recording is not paused.") + "\n" }
+        // TRANSLATORS: {end} is "until you resume (broker-ctl resume)" or "until {time}".
+        return localized("Recording paused {end}.", ["end": end(pause, timeZone: timeZone)]) + "\n"
     }
 
     static func json(_ pause: RecordingPause?) -> String {

@@ -1,9 +1,10 @@
+import Localization
 import FoundationEssentials
 import MediaDonationClient
 
 /// What `broker-ctl readers` prints.
 enum ReadersOutput {
-    static let emptyMessage = "No sandboxed app has asked to read your listening yet.\n"
+    static var emptyMessage: String { localized("No sandboxed app has asked to read your listening yet.") + "\n" }
 
     /// A table in the order given, times local.
     static func table(_ readers: [ReaderInfo], timeZone: some UTCOffsetRule, width: Int) -> String {
@@ -11,10 +12,10 @@ enum ReadersOutput {
         let rows = readers.map { reader in
             [
                 RecentOutput.cell(reader.appID), RecentOutput.cell(reader.appName), reader.access.rawValue,
-                timeZone.civilTime(at: reader.decided).minuteText, reader.lastRead.map { timeZone.civilTime(at: $0).minuteText } ?? "-",
+                timeZone.civilTime(at: reader.decided).localeMinuteText, reader.lastRead.map { timeZone.civilTime(at: $0).localeMinuteText } ?? "-",
             ]
         }
-        return TextTable(headers: ["ID", "NAME", "ACCESS", "DECIDED", "LAST READ"], rows: rows, fixedColumns: [2, 3, 4])
+        return TextTable(headers: [localized("ID"), localized("NAME"), localized("ACCESS"), localized("DECIDED"), localized("LAST READ")], rows: rows, fixedColumns: [2, 3, 4])
             .rendered(width: width)
     }
 

@@ -1,9 +1,10 @@
+import Localization
 import FoundationEssentials
 import MediaDonationClient
 
 /// What `broker-ctl recent` prints.
 enum RecentOutput {
-    static let emptyMessage = "No media recorded in that range.\n"
+    static var emptyMessage: String { localized("No media recorded in that range.") + "\n" }
 
     /// A table newest first, in the local time of `timeZone`, no wider than `width` columns when
     /// the text can be cut to fit.
@@ -13,12 +14,13 @@ enum RecentOutput {
         return TextTable(headers: headers, rows: rows, fixedColumns: [0]).rendered(width: width)
     }
 
-    static let headers = ["WHEN", "TITLE", "ARTIST", "ALBUM", "APP"]
+    // TRANSLATORS: the column headings of broker-ctl's tables are in capitals, as ps and ls write theirs.
+    static var headers: [String] { [localized("WHEN"), localized("TITLE"), localized("ARTIST"), localized("ALBUM"), localized("APP")] }
 
     /// One listen's row: local start time, title, artist, album and app.
     static func cells(for item: GenericMedia, timeZone: some UTCOffsetRule) -> [String] {
         [
-            timeZone.civilTime(at: item.date).minuteText,
+            timeZone.civilTime(at: item.date).localeMinuteText,
             cell(item.title), cell(item.artist), cell(item.album), cell(item.appID ?? item.appName),
         ]
     }

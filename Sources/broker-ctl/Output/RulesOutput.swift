@@ -1,9 +1,10 @@
+import Localization
 import FoundationEssentials
 import MediaDonationClient
 
 /// What `broker-ctl rules` prints.
 enum RulesOutput {
-    static let emptyMessage = "No correction applies to later listens. 'broker-ctl edit ID ... --from-now-on' makes one.\n"
+    static var emptyMessage: String { localized("No correction applies to later listens. 'broker-ctl edit ID ... --from-now-on' makes one.") + "\n" }
 
     /// A table in the order given (oldest first), times local.
     static func table(_ rules: [CorrectionRuleInfo], timeZone: some UTCOffsetRule, width: Int) -> String {
@@ -11,10 +12,10 @@ enum RulesOutput {
         let rows = rules.map { rule in
             [
                 String(rule.id), RecentOutput.cell(rule.appID), RecentOutput.cell(words(rule.title, rule.artists)),
-                RecentOutput.cell(corrected(rule)), timeZone.civilTime(at: rule.created).minuteText,
+                RecentOutput.cell(corrected(rule)), timeZone.civilTime(at: rule.created).localeMinuteText,
             ]
         }
-        return TextTable(headers: ["ID", "APP", "TOLD", "RECORDED AS", "MADE"], rows: rows, fixedColumns: [0, 4])
+        return TextTable(headers: [localized("ID"), localized("APP"), localized("TOLD"), localized("RECORDED AS"), localized("MADE")], rows: rows, fixedColumns: [0, 4])
             .rendered(width: width)
     }
 
@@ -44,7 +45,7 @@ enum RulesOutput {
     /// The words a rule sets, each field it leaves as told shown as "…".
     static func corrected(_ rule: CorrectionRuleInfo) -> String {
         var text = words(rule.correctedTitle ?? "…", rule.correctedArtists ?? (rule.artists.isEmpty ? [] : ["…"]))
-        if let album = rule.correctedAlbum { text += album.map { " (\($0))" } ?? " (no album)" }
+        if let album = rule.correctedAlbum { text += album.map { " (\($0))" } ?? " (" + localized("no album") + ")" }
         return text
     }
 }

@@ -1,15 +1,16 @@
+import Localization
 import MediaDonationClient
 
 /// What `broker-ctl status` prints.
 enum StatusOutput {
     static func text(_ status: BrokerStatus, timeZone: any UTCOffsetRule) -> String {
-        var lines = ["Broker: running (version \(status.version)\(versionMismatchNote(status)))"]
-        if let pause = status.pause { lines.append("Recording: paused \(PauseOutput.end(pause, timeZone: timeZone))") }
-        lines.append("Assets: \(status.assetCount)")
+        var lines = [localized("Broker: running (version {version}{note})", ["version": status.version, "note": versionMismatchNote(status)])]
+        if let pause = status.pause { lines.append(localized("Recording: paused {end}", ["end": PauseOutput.end(pause, timeZone: timeZone)])) }
+        lines.append(localized("Assets: {count}", ["count": String(status.assetCount)]))
         let players = status.players.map(describe)
-        let label = "Players: "
+        let label = localized("Players:") + " "
         let indent = String(repeating: " ", count: label.count)
-        lines.append(label + (players.first ?? "none"))
+        lines.append(label + (players.first ?? localized("none")))
         lines += players.dropFirst().map { indent + $0 }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -39,6 +40,6 @@ enum StatusOutput {
 
     /// A CLI older or newer than the daemon may misread it; say so where the person looks.
     private static func versionMismatchNote(_ status: BrokerStatus) -> String {
-        status.version == BrokerCtlVersion.current ? "" : "; broker-ctl is \(BrokerCtlVersion.current)"
+        status.version == BrokerCtlVersion.current ? "" : localized("; broker-ctl is {version}", ["version": BrokerCtlVersion.current])
     }
 }

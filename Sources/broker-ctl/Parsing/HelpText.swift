@@ -1,3 +1,5 @@
+import Localization
+
 /// The text `--help` prints, built from the subcommands' declarations.
 enum HelpText {
     static let globalUsage = "broker-ctl <subcommand> [options]"
@@ -5,29 +7,22 @@ enum HelpText {
     static var global: String {
         let subcommands = BrokerCtl.allSubcommands.map { ($0.name, $0.summary) }
         let options = BrokerCtl.globalOptions.map { (optionLabel($0), $0.help) }
-        return """
-            broker-ctl: ask the media broker what you listened to.
-
-            Usage: \(globalUsage)
-
-            Subcommands:
-            \(table(subcommands))
-
-            Options:
-            \(table(options))
-
-            See 'broker-ctl help <subcommand>' for the options of each.
-
-            """
+        return [
+            localized("broker-ctl: ask the media broker what you listened to."),
+            localized("Usage: {usage}", ["usage": globalUsage]),
+            localized("Subcommands:") + "\n" + table(subcommands),
+            localized("Options:") + "\n" + table(options),
+            localized("See 'broker-ctl help <subcommand>' for the options of each."),
+        ].joined(separator: "\n\n") + "\n"
     }
 
     static func forSubcommand(_ subcommand: any Subcommand.Type) -> String {
-        var sections = [subcommand.summary, "Usage: \(subcommand.usage)"]
+        var sections = [subcommand.summary, localized("Usage: {usage}", ["usage": subcommand.usage])]
         if !subcommand.arguments.isEmpty {
-            sections.append("Arguments:\n" + table(subcommand.arguments.map { ($0.name, $0.help) }))
+            sections.append(localized("Arguments:") + "\n" + table(subcommand.arguments.map { ($0.name, $0.help) }))
         }
         let options = subcommand.options + [OptionSpec.help]
-        sections.append("Options:\n" + table(options.map { (optionLabel($0), $0.help) }))
+        sections.append(localized("Options:") + "\n" + table(options.map { (optionLabel($0), $0.help) }))
         if !subcommand.discussion.isEmpty {
             sections.append(subcommand.discussion)
         }

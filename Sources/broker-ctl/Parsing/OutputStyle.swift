@@ -1,3 +1,4 @@
+import Localization
 /// How `recent`, `moments` and `day` print what they read: their own layout for a terminal, JSON
 /// lines for scripts, or days of listening in Markdown or plain text for a journal.
 struct OutputStyle: Equatable, Sendable {
@@ -21,7 +22,7 @@ struct OutputStyle: Equatable, Sendable {
     static let formatNames = [Format.markdown, .text, .json].map(\.rawValue)
     static let formatPlaceholder = formatNames.joined(separator: "|")
 
-    static let noArtOption = OptionSpec("no-art", help: "Leave the art out of markdown and text.")
+    static let noArtOption = OptionSpec("no-art", help: localized("Leave the art out of markdown and text."))
 }
 
 extension OutputStyle {

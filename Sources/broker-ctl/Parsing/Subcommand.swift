@@ -1,6 +1,7 @@
 import AssetContract
 import FoundationEssentials
 import MediaDonationClient
+import Localization
 
 /// One verb of broker-ctl, in a file of its own. It declares its name, options and arguments as
 /// data, so help, the usage line, the man page and completion all come from what the parser
@@ -85,8 +86,8 @@ struct OptionSpec: Sendable, Hashable {
         valuePlaceholder.map { "\(longSpelling) \($0)" } ?? longSpelling
     }
 
-    static let help = OptionSpec("help", short: "h", help: "Show help.")
-    static let version = OptionSpec("version", help: "Show the version.")
+    static let help = OptionSpec("help", short: "h", help: localized("Show help."))
+    static let version = OptionSpec("version", help: localized("Show the version."))
 }
 
 /// A positional argument such as `APP` or `[SUBCOMMAND]`.

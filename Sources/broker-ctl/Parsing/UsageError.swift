@@ -1,3 +1,4 @@
+import Localization
 /// A command line broker-ctl cannot run: unknown option, missing or bad value, extra argument.
 /// Reported on standard error with the usage line, and exit status 64.
 struct UsageError: Error, Equatable {
@@ -16,6 +17,8 @@ struct UsageError: Error, Equatable {
         let subcommand = subcommandName.flatMap(BrokerCtl.subcommand(named:))
         let usage = subcommand?.usage ?? HelpText.globalUsage
         let helpCommand = subcommand.map { "broker-ctl \($0.name) --help" } ?? "broker-ctl --help"
-        return "Error: \(message)\nUsage: \(usage)\nSee '\(helpCommand)'.\n"
+        // TRANSLATORS: the three lines of a command-line mistake: what is wrong, the usage line, and where help is.
+        return localized("Error: {message}", ["message": message]) + "\n" + localized("Usage: {usage}", ["usage": usage]) + "\n"
+            + localized("See '{command}'.", ["command": helpCommand]) + "\n"
     }
 }

@@ -1,9 +1,10 @@
 import MediaDonationClient
+import Localization
 
 /// `broker-ctl apps`: every app the broker has heard from, and who opted which out.
 struct AppsCommand: Subcommand, Equatable {
     static let name = "apps"
-    static let summary = "List the apps the broker has seen, with their listens and whether each is recorded."
+    static let summary = localized("List the apps the broker has seen, with their listens and whether each is recorded.")
 
     static let options = ListFormat.options
     static let usage = "broker-ctl apps [--json | --ids]"

@@ -1,19 +1,20 @@
 import FoundationEssentials
 import MediaDonationClient
+import Localization
 
 /// `broker-ctl day`: one listening day's moments, ready to append to a daily note.
 struct DayCommand: Subcommand, Equatable {
     static let name = "day"
-    static let summary = "Print one day's moments for a journal, in Markdown or plain text."
+    static let summary = localized("Print one day's moments for a journal, in Markdown or plain text.")
     static let pageSize = 200  // The D-Bus contract's largest page of moments.
 
     enum Option {
-        static let format = OptionSpec("format", value: OutputStyle.formatPlaceholder, help: "markdown or text for a note, or json (default text).")
+        static let format = OptionSpec("format", value: OutputStyle.formatPlaceholder, help: localized("markdown or text for a note, or json (default text)."))
     }
 
     static let options = [Option.format, OutputStyle.noArtOption]
     static let arguments = [
-        ArgumentSpec(name: "DATE", isOptional: true, help: "The day: today (default), yesterday, 2026-12-02, or a WHEN in it.")
+        ArgumentSpec(name: "DATE", isOptional: true, help: localized("The day: today (default), yesterday, 2026-12-02, or a WHEN in it."))
     ]
 
     static let discussion = """

@@ -1,19 +1,20 @@
 import FoundationEssentials
 import MediaDonationClient
+import Localization
 
 /// `broker-ctl donate`: records a listen directly, for apps (and scripts) that do not speak MPRIS.
 struct DonateCommand: Subcommand, Equatable {
     static let name = "donate"
-    static let summary = "Record a listen directly, for an app that does not speak MPRIS."
+    static let summary = localized("Record a listen directly, for an app that does not speak MPRIS.")
 
     enum Option {
-        static let app = OptionSpec("app", value: "ID", help: "The app that played it, by its desktop-file id (required).")
-        static let title = OptionSpec("title", value: "T", help: "The track or episode title (required).")
-        static let artist = OptionSpec("artist", value: "A", repeatable: true, help: "An artist; repeat for several, in order.")
-        static let album = OptionSpec("album", value: "B", help: "The album, or the show of an episode.")
-        static let started = OptionSpec("started", value: "WHEN", help: "When the listen began (default: now).")
-        static let length = OptionSpec("length", value: "SECONDS", help: "The track's length in seconds, such as 215 or 215.5.")
-        static let json = OptionSpec("json", help: "Print the new listen's id as {\"id\": N}.")
+        static let app = OptionSpec("app", value: "ID", help: localized("The app that played it, by its desktop-file id (required)."))
+        static let title = OptionSpec("title", value: "T", help: localized("The track or episode title (required)."))
+        static let artist = OptionSpec("artist", value: "A", repeatable: true, help: localized("An artist; repeat for several, in order."))
+        static let album = OptionSpec("album", value: "B", help: localized("The album, or the show of an episode."))
+        static let started = OptionSpec("started", value: "WHEN", help: localized("When the listen began (default: now)."))
+        static let length = OptionSpec("length", value: "SECONDS", help: localized("The track's length in seconds, such as 215 or 215.5."))
+        static let json = OptionSpec("json", help: localized("Print the new listen's id as {\"id\": N}."))
     }
 
     static let options = [Option.app, Option.title, Option.artist, Option.album, Option.started, Option.length, Option.json]

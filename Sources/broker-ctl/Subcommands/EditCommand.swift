@@ -1,22 +1,23 @@
 import MediaDonationClient
+import Localization
 
 /// `broker-ctl edit ID [--title T] [--artist A]... [--album B] [--from-now-on] | --undo`: correct a
 /// kept listen, and later ones.
 struct EditCommand: Subcommand, Equatable {
     static let name = "edit"
-    static let summary = "Correct a kept listen's title, artists or album, or undo the correction."
+    static let summary = localized("Correct a kept listen's title, artists or album, or undo the correction.")
 
     enum Option {
-        static let title = OptionSpec("title", value: "T", help: "The right title.")
-        static let artist = OptionSpec("artist", value: "A", repeatable: true, help: "The right artist; repeat for several, in order.")
-        static let album = OptionSpec("album", value: "B", help: "The right album; an empty one clears it.")
-        static let fromNowOn = OptionSpec("from-now-on", help: "Correct this app's later listens of the same words too (see 'broker-ctl rules').")
-        static let undo = OptionSpec("undo", help: "Put back the words the listen was first recorded with.")
-        static let json = OptionSpec("json", help: "Print the listen as it now reads, as one JSON object.")
+        static let title = OptionSpec("title", value: "T", help: localized("The right title."))
+        static let artist = OptionSpec("artist", value: "A", repeatable: true, help: localized("The right artist; repeat for several, in order."))
+        static let album = OptionSpec("album", value: "B", help: localized("The right album; an empty one clears it."))
+        static let fromNowOn = OptionSpec("from-now-on", help: localized("Correct this app's later listens of the same words too (see 'broker-ctl rules')."))
+        static let undo = OptionSpec("undo", help: localized("Put back the words the listen was first recorded with."))
+        static let json = OptionSpec("json", help: localized("Print the listen as it now reads, as one JSON object."))
     }
 
     static let options = [Option.title, Option.artist, Option.album, Option.fromNowOn, Option.undo, Option.json]
-    static let arguments = [ArgumentSpec(name: "ID", isOptional: false, help: "The listen's id, as 'broker-ctl recent --json' prints it.")]
+    static let arguments = [ArgumentSpec(name: "ID", isOptional: false, help: localized("The listen's id, as 'broker-ctl recent --json' prints it."))]
     static let usage = "broker-ctl edit ID ([--title T] [--artist A]... [--album B] [--from-now-on] | --undo) [--json]"
 
     static let discussion = """

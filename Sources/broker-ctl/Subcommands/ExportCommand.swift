@@ -1,16 +1,17 @@
 import FoundationEssentials
 import MediaDonationClient
+import Localization
 
 /// `broker-ctl export`: the whole history (or a range or app of it) to standard output.
 struct ExportCommand: Subcommand, Equatable {
     static let name = "export"
-    static let summary = "Write your listening history to standard output, as JSON or for ListenBrainz."
+    static let summary = localized("Write your listening history to standard output, as JSON or for ListenBrainz.")
 
     enum Option {
-        static let since = OptionSpec("since", value: "WHEN", help: "Only listens that began at or after WHEN.")
-        static let until = OptionSpec("until", value: "WHEN", help: "Only listens that began before WHEN.")
-        static let app = OptionSpec("app", value: "ID", help: "Only listens in this app.")
-        static let format = OptionSpec("format", value: "json|listenbrainz", help: "The document to write (default json).")
+        static let since = OptionSpec("since", value: "WHEN", help: localized("Only listens that began at or after WHEN."))
+        static let until = OptionSpec("until", value: "WHEN", help: localized("Only listens that began before WHEN."))
+        static let app = OptionSpec("app", value: "ID", help: localized("Only listens in this app."))
+        static let format = OptionSpec("format", value: "json|listenbrainz", help: localized("The document to write (default json)."))
     }
 
     static let options = [Option.since, Option.until, Option.app, Option.format]

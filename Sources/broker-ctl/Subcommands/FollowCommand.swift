@@ -1,12 +1,13 @@
 import MediaDonationClient
+import Localization
 
 /// `broker-ctl follow`: a line per listen as the broker records it, until stopped.
 struct FollowCommand: Subcommand, Equatable {
     static let name = "follow"
-    static let summary = "Print each listen as it is recorded, until Ctrl-C."
+    static let summary = localized("Print each listen as it is recorded, until Ctrl-C.")
 
     enum Option {
-        static let json = OptionSpec("json", help: "Print one JSON object per listen, one a line, with the keys of 'recent --json'.")
+        static let json = OptionSpec("json", help: localized("Print one JSON object per listen, one a line, with the keys of 'recent --json'."))
     }
 
     static let options = [Option.json]

@@ -1,12 +1,13 @@
 import MediaDonationClient
+import Localization
 
 /// `broker-ctl help [SUBCOMMAND]`; also what `--help` and `SUBCOMMAND --help` become.
 struct HelpCommand: Subcommand, Equatable {
     static let name = "help"
-    static let summary = "Show help for broker-ctl or one of its subcommands."
+    static let summary = localized("Show help for broker-ctl or one of its subcommands.")
     static let options: [OptionSpec] = []
     static let arguments = [
-        ArgumentSpec(name: "SUBCOMMAND", isOptional: true, help: "The subcommand to explain.")
+        ArgumentSpec(name: "SUBCOMMAND", isOptional: true, help: localized("The subcommand to explain."))
     ]
 
     /// The subcommand to explain, or nil for broker-ctl as a whole.

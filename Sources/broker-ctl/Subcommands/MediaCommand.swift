@@ -1,21 +1,22 @@
+import Localization
 import MediaDonationClient
 
 /// `broker-ctl media on|off|status`: the Media toggle, the one switch for all recording.
 struct MediaCommand: Subcommand, Equatable {
     static let name = "media"
-    static let summary = "Switch media recording on or off, or show whether it is on."
+    static let summary = localized("Switch media recording on or off, or show whether it is on.")
 
     enum Action: String, Sendable, CaseIterable {
         case on, off, status
     }
 
     enum Option {
-        static let json = OptionSpec("json", help: "Print {\"media_enabled\": true|false}.")
+        static let json = OptionSpec("json", help: localized("Print {\"media_enabled\": true|false}."))
     }
 
     static let options = [Option.json]
     static let arguments = [
-        ArgumentSpec(name: "on|off|status", isOptional: true, help: "Switch recording on, off, or show it (the default).")
+        ArgumentSpec(name: "on|off|status", isOptional: true, help: localized("Switch recording on, off, or show it (the default)."))
     ]
 
     static let discussion = """
@@ -60,7 +61,12 @@ struct MediaCommand: Subcommand, Equatable {
     }
 
     static func text(_ enabled: Bool, changed: Bool) -> String {
-        "Media recording is \(changed ? "now " : "")\(enabled ? "on" : "off").\n"
+        switch (changed, enabled) {
+        case (false, true): localized("Media recording is on.") + "\n"
+        case (false, false): localized("Media recording is off.") + "\n"
+        case (true, true): localized("Media recording is now on.") + "\n"
+        case (true, false): localized("Media recording is now off.") + "\n"
+        }
     }
 
     static func json(_ enabled: Bool) -> String {

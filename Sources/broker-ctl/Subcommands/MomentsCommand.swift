@@ -1,24 +1,25 @@
 import FoundationEssentials
 import MediaDonationClient
+import Localization
 
 /// `broker-ctl moments`: listening grouped into moments, newest first, each with its tracks.
 struct MomentsCommand: Subcommand, Equatable {
     static let name = "moments"
-    static let summary = "Show your listening grouped into moments, newest first."
+    static let summary = localized("Show your listening grouped into moments, newest first.")
     static let limitRange = 1...200  // The D-Bus contract's bounds for Moments.
     static let gapRange: ClosedRange<Int64> = 60...(6 * 3600)
 
     enum Option {
-        static let limit = OptionSpec("limit", value: "N", help: "Show at most N moments, 1 to 200 (default 20).")
-        static let since = OptionSpec("since", value: "WHEN", help: "Only moments that began at or after WHEN.")
-        static let until = OptionSpec("until", value: "WHEN", help: "Only moments that began before WHEN.")
-        static let gap = OptionSpec("gap", value: "DURATION", help: "The silence that ends a moment, 1m to 6h (default 30m).")
-        static let app = OptionSpec("app", value: "ID", help: "Only moments of this app's listens.")
+        static let limit = OptionSpec("limit", value: "N", help: localized("Show at most N moments, 1 to 200 (default 20)."))
+        static let since = OptionSpec("since", value: "WHEN", help: localized("Only moments that began at or after WHEN."))
+        static let until = OptionSpec("until", value: "WHEN", help: localized("Only moments that began before WHEN."))
+        static let gap = OptionSpec("gap", value: "DURATION", help: localized("The silence that ends a moment, 1m to 6h (default 30m)."))
+        static let app = OptionSpec("app", value: "ID", help: localized("Only moments of this app's listens."))
         static let onThisDay = OptionSpec(
-            "on-this-day", value: "WHEN", help: "Moments on the same date as WHEN's listening day, in earlier years.")
-        static let json = OptionSpec("json", help: "Print one JSON object per moment, one a line, with its tracks.")
+            "on-this-day", value: "WHEN", help: localized("Moments on the same date as WHEN's listening day, in earlier years."))
+        static let json = OptionSpec("json", help: localized("Print one JSON object per moment, one a line, with its tracks."))
         static let format = OptionSpec(
-            "format", value: OutputStyle.formatPlaceholder, help: "Print days of moments for a journal, or json as --json.")
+            "format", value: OutputStyle.formatPlaceholder, help: localized("Print days of moments for a journal, or json as --json."))
     }
 
     static let options = [Option.limit, Option.since, Option.until, Option.onThisDay, Option.gap, Option.app, Option.json, Option.format,

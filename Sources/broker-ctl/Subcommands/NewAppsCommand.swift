@@ -1,17 +1,18 @@
+import Localization
 import MediaDonationClient
 
 /// `broker-ctl new-apps [record|ask|ignore]`: what becomes of an app the person has not decided about.
 struct NewAppsCommand: Subcommand, Equatable {
     static let name = "new-apps"
-    static let summary = "Record new apps at once, ask first, or record only the apps you allowed."
+    static let summary = localized("Record new apps at once, ask first, or record only the apps you allowed.")
 
     enum Option {
-        static let json = OptionSpec("json", help: "Print {\"new_apps\": \"record\"|\"ask\"|\"ignore\"}.")
+        static let json = OptionSpec("json", help: localized("Print {\"new_apps\": \"record\"|\"ask\"|\"ignore\"}."))
     }
 
     static let options = [Option.json]
     static let arguments = [
-        ArgumentSpec(name: "record|ask|ignore", isOptional: true, help: "The new mode; without it, show the mode in force.")
+        ArgumentSpec(name: "record|ask|ignore", isOptional: true, help: localized("The new mode; without it, show the mode in force."))
     ]
 
     static let discussion = """
@@ -56,9 +57,9 @@ struct NewAppsCommand: Subcommand, Equatable {
     /// One line saying what happens to a new app.
     static func sentence(_ mode: NewAppsMode) -> String {
         switch mode {
-        case .record: "New apps are recorded at once."
-        case .ask: "New apps are recorded only once you say so: you are asked at their first listen."
-        case .ignore: "New apps are not recorded: only the apps you allowed are."
+        case .record: localized("New apps are recorded at once.")
+        case .ask: localized("New apps are recorded only once you say so: you are asked at their first listen.")
+        case .ignore: localized("New apps are not recorded: only the apps you allowed are.")
         }
     }
 

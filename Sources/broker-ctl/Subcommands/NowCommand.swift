@@ -1,12 +1,13 @@
 import MediaDonationClient
+import Localization
 
 /// `broker-ctl now`: what each player is playing at this moment.
 struct NowCommand: Subcommand, Equatable {
     static let name = "now"
-    static let summary = "Show what each player is playing right now."
+    static let summary = localized("Show what each player is playing right now.")
 
     enum Option {
-        static let json = OptionSpec("json", help: "Print one JSON object per player, one a line, with the keys of 'recent --json'.")
+        static let json = OptionSpec("json", help: localized("Print one JSON object per player, one a line, with the keys of 'recent --json'."))
     }
 
     static let options = [Option.json]

@@ -1,14 +1,15 @@
 import MediaDonationClient
+import Localization
 
 /// `broker-ctl opt-in APP` or `--site SITE`: allow an app, withdrawing the person's opt-out of it,
 /// or let a site in browsers in again.
 struct OptInCommand: Subcommand, Equatable {
     static let name = "opt-in"
-    static let summary = "Allow an app: record it, after 'opt-out' or whatever 'new-apps' says; or let a site in again."
+    static let summary = localized("Allow an app: record it, after 'opt-out' or whatever 'new-apps' says; or let a site in again.")
 
     static let options = [OptOutCommand.Option.site]
     static let arguments = [
-        ArgumentSpec(name: "APP", isOptional: true, help: "The app's id, as 'broker-ctl apps' lists it (or give --site).")
+        ArgumentSpec(name: "APP", isOptional: true, help: localized("The app's id, as 'broker-ctl apps' lists it (or give --site)."))
     ]
     static let usage = "broker-ctl opt-in (APP | --site SITE)"
 

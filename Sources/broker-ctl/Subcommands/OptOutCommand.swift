@@ -1,16 +1,17 @@
 import AssetContract
 import MediaDonationClient
+import Localization
 
 /// `broker-ctl opt-out APP` or `--site SITE`: stop recording an app, or a site in browsers, and
 /// with `--purge` forget it.
 struct OptOutCommand: Subcommand, Equatable {
     static let name = "opt-out"
-    static let summary = "Stop recording an app, or a site in browsers; with --purge also delete what it recorded."
+    static let summary = localized("Stop recording an app, or a site in browsers; with --purge also delete what it recorded.")
 
     enum Option {
-        static let site = OptionSpec("site", value: "SITE", help: "Opt a site out in every web browser, like youtube.com, instead of an app.")
-        static let purge = OptionSpec("purge", help: "Also delete every listen of the app (or on the site), for good.")
-        static let yes = OptionSpec("yes", short: "y", help: "With --purge: delete without asking.")
+        static let site = OptionSpec("site", value: "SITE", help: localized("Opt a site out in every web browser, like youtube.com, instead of an app."))
+        static let purge = OptionSpec("purge", help: localized("Also delete every listen of the app (or on the site), for good."))
+        static let yes = OptionSpec("yes", short: "y", help: localized("With --purge: delete without asking."))
     }
 
     /// What is opted out or in: an app, or a site in every web browser.
@@ -21,7 +22,7 @@ struct OptOutCommand: Subcommand, Equatable {
 
     static let options = [Option.site, Option.purge, Option.yes]
     static let arguments = [
-        ArgumentSpec(name: "APP", isOptional: true, help: "The app's id, as 'broker-ctl apps' lists it (or give --site).")
+        ArgumentSpec(name: "APP", isOptional: true, help: localized("The app's id, as 'broker-ctl apps' lists it (or give --site)."))
     ]
     static let usage = "broker-ctl opt-out (APP | --site SITE) [--purge [--yes]]"
 

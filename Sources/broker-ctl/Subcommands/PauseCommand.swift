@@ -1,19 +1,20 @@
 import FoundationEssentials
 import MediaDonationClient
+import Localization
 
 /// `broker-ctl pause [DURATION | --until TIME]`: "don't record for a while".
 struct PauseCommand: Subcommand, Equatable {
     static let name = "pause"
-    static let summary = "Stop recording for a while, until a time, or until you resume."
+    static let summary = localized("Stop recording for a while, until a time, or until you resume.")
 
     enum Option {
-        static let until = OptionSpec("until", value: "TIME", help: "Pause until TIME: HH:MM (its next occurrence), tomorrow, or ISO-8601 such as 2026-12-24T18:00.")
-        static let json = OptionSpec("json", help: "Print {\"paused\": true, \"paused_until\": …}.")
+        static let until = OptionSpec("until", value: "TIME", help: localized("Pause until TIME: HH:MM (its next occurrence), tomorrow, or ISO-8601 such as 2026-12-24T18:00."))
+        static let json = OptionSpec("json", help: localized("Print {\"paused\": true, \"paused_until\": …}."))
     }
 
     static let options = [Option.until, Option.json]
     static let arguments = [
-        ArgumentSpec(name: "DURATION", isOptional: true, help: "Pause for this long: 30m, 1h, 1h30m, 2d (at most a year).")
+        ArgumentSpec(name: "DURATION", isOptional: true, help: localized("Pause for this long: 30m, 1h, 1h30m, 2d (at most a year)."))
     ]
     static let usage = "broker-ctl pause [DURATION | --until TIME] [--json]"
 

@@ -1,17 +1,18 @@
 import FoundationEssentials
 import MediaDonationClient
+import Localization
 
 /// `broker-ctl purge`: deletes listens for good, by app, by time range or all of them.
 struct PurgeCommand: Subcommand, Equatable {
     static let name = "purge"
-    static let summary = "Delete listens for good: of one app, from a time range, or all."
+    static let summary = localized("Delete listens for good: of one app, from a time range, or all.")
 
     enum Option {
-        static let app = OptionSpec("app", value: "ID", help: "Delete every listen of this app.")
-        static let since = OptionSpec("since", value: "WHEN", help: "Delete listens that began at or after WHEN.")
-        static let until = OptionSpec("until", value: "WHEN", help: "Delete listens that began before WHEN.")
-        static let all = OptionSpec("all", help: "Delete the whole history.")
-        static let yes = OptionSpec("yes", short: "y", help: "Delete without asking.")
+        static let app = OptionSpec("app", value: "ID", help: localized("Delete every listen of this app."))
+        static let since = OptionSpec("since", value: "WHEN", help: localized("Delete listens that began at or after WHEN."))
+        static let until = OptionSpec("until", value: "WHEN", help: localized("Delete listens that began before WHEN."))
+        static let all = OptionSpec("all", help: localized("Delete the whole history."))
+        static let yes = OptionSpec("yes", short: "y", help: localized("Delete without asking."))
     }
 
     static let options = [Option.app, Option.since, Option.until, Option.all, Option.yes]
@@ -72,7 +73,7 @@ struct PurgeCommand: Subcommand, Equatable {
 
     /// What the confirmation asks, in the person's local time.
     static func question(for scope: PurgeScope, timeZone: some UTCOffsetRule) -> String {
-        func local(_ date: Date) -> String { timeZone.civilTime(at: date).minuteText }
+        func local(_ date: Date) -> String { timeZone.civilTime(at: date).localeMinuteText }
         switch scope {
         case .app(let id):
             return "Delete all listens of \(id) for good?"

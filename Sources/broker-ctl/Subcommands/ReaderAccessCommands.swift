@@ -1,5 +1,6 @@
 import AssetContract
 import MediaDonationClient
+import Localization
 
 /// `broker-ctl allow APP`, `deny APP` and `forget APP`: the person's decision for a sandboxed app.
 protocol ReaderDecisionCommand: Subcommand, Equatable {
@@ -12,7 +13,7 @@ protocol ReaderDecisionCommand: Subcommand, Equatable {
 extension ReaderDecisionCommand {
     static var options: [OptionSpec] { [] }
     static var arguments: [ArgumentSpec] {
-        [ArgumentSpec(name: "APP", isOptional: false, help: "The sandboxed app's id, such as org.gnome.Journal.")]
+        [ArgumentSpec(name: "APP", isOptional: false, help: localized("The sandboxed app's id, such as org.gnome.Journal."))]
     }
 
     init(parsing arguments: ParsedArguments, context: ParseContext) throws(UsageError) {
@@ -34,7 +35,7 @@ extension ReaderDecisionCommand {
 
 struct AllowCommand: ReaderDecisionCommand {
     static let name = "allow"
-    static let summary = "Let a sandboxed app read your listening history."
+    static let summary = localized("Let a sandboxed app read your listening history.")
     static let access: ReaderInfo.Access? = .allowed
     static let discussion = """
         The app may then read what you listened to (recent listens, moments) and hear of each new
@@ -48,7 +49,7 @@ struct AllowCommand: ReaderDecisionCommand {
 
 struct DenyCommand: ReaderDecisionCommand {
     static let name = "deny"
-    static let summary = "Stop a sandboxed app reading your listening history."
+    static let summary = localized("Stop a sandboxed app reading your listening history.")
     static let access: ReaderInfo.Access? = .denied
     static let discussion = """
         The app reads nothing from now on, and live listens stop reaching it at once. It may ask
@@ -62,7 +63,7 @@ struct DenyCommand: ReaderDecisionCommand {
 
 struct ForgetCommand: ReaderDecisionCommand {
     static let name = "forget"
-    static let summary = "Drop your decision for a sandboxed app: it reads nothing until it asks again."
+    static let summary = localized("Drop your decision for a sandboxed app: it reads nothing until it asks again.")
     static let access: ReaderInfo.Access? = nil
     static let discussion = """
         The app is treated as one you were never asked about: it reads nothing, and may ask at once.

@@ -1,9 +1,10 @@
 import MediaDonationClient
+import Localization
 
 /// `broker-ctl readers`: the sandboxed apps you allowed or refused to read your listening.
 struct ReadersCommand: Subcommand, Equatable {
     static let name = "readers"
-    static let summary = "List the sandboxed apps you allowed or refused to read your listening."
+    static let summary = localized("List the sandboxed apps you allowed or refused to read your listening.")
 
     static let options = ListFormat.options
     static let usage = "broker-ctl readers [--json | --ids]"

@@ -1,20 +1,21 @@
 import FoundationEssentials
 import MediaDonationClient
+import Localization
 
 /// `broker-ctl recent`: what the person listened to, newest first.
 struct RecentCommand: Subcommand, Equatable {
     static let name = "recent"
-    static let summary = "Show what you listened to, newest first."
+    static let summary = localized("Show what you listened to, newest first.")
     static let limitRange = 1...1000  // The D-Bus contract's bounds for RecentMedia.
 
     enum Option {
-        static let limit = OptionSpec("limit", value: "N", help: "Show at most N listens, 1 to 1000 (default 50).")
-        static let since = OptionSpec("since", value: "WHEN", help: "Only listens that began at or after WHEN.")
-        static let until = OptionSpec("until", value: "WHEN", help: "Only listens that began before WHEN.")
-        static let app = OptionSpec("app", value: "ID", help: "Only listens in this app, by the id the APP column shows.")
-        static let json = OptionSpec("json", help: "Print one JSON object per listen, one a line, for scripts.")
+        static let limit = OptionSpec("limit", value: "N", help: localized("Show at most N listens, 1 to 1000 (default 50)."))
+        static let since = OptionSpec("since", value: "WHEN", help: localized("Only listens that began at or after WHEN."))
+        static let until = OptionSpec("until", value: "WHEN", help: localized("Only listens that began before WHEN."))
+        static let app = OptionSpec("app", value: "ID", help: localized("Only listens in this app, by the id the APP column shows."))
+        static let json = OptionSpec("json", help: localized("Print one JSON object per listen, one a line, for scripts."))
         static let format = OptionSpec(
-            "format", value: OutputStyle.formatPlaceholder, help: "Print days of listens for a journal, or json as --json.")
+            "format", value: OutputStyle.formatPlaceholder, help: localized("Print days of listens for a journal, or json as --json."))
     }
 
     static let options = [Option.limit, Option.since, Option.until, Option.app, Option.json, Option.format, OutputStyle.noArtOption]

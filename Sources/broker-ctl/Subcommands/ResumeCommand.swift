@@ -1,12 +1,13 @@
 import MediaDonationClient
+import Localization
 
 /// `broker-ctl resume`: record again now.
 struct ResumeCommand: Subcommand, Equatable {
     static let name = "resume"
-    static let summary = "Record again now, ending a pause."
+    static let summary = localized("Record again now, ending a pause.")
 
     enum Option {
-        static let json = OptionSpec("json", help: "Print {\"paused\": false}.")
+        static let json = OptionSpec("json", help: localized("Print {\"paused\": false}."))
     }
 
     static let options = [Option.json]

@@ -1,17 +1,18 @@
 import MediaDonationClient
+import Localization
 
 /// `broker-ctl retention [DAYS]`: how long listens are kept before they expire.
 struct RetentionCommand: Subcommand, Equatable {
     static let name = "retention"
-    static let summary = "Show or set how many days listens are kept (0 keeps them forever)."
+    static let summary = localized("Show or set how many days listens are kept (0 keeps them forever).")
 
     enum Option {
-        static let json = OptionSpec("json", help: "Print {\"retention_days\": N}.")
+        static let json = OptionSpec("json", help: localized("Print {\"retention_days\": N}."))
     }
 
     static let options = [Option.json]
     static let arguments = [
-        ArgumentSpec(name: "DAYS", isOptional: true, help: "Keep listens this many days; 0 keeps them forever.")
+        ArgumentSpec(name: "DAYS", isOptional: true, help: localized("Keep listens this many days; 0 keeps them forever."))
     ]
 
     /// The contract's `RetentionDays` is a `u`.

@@ -1,15 +1,16 @@
 import MediaDonationClient
+import Localization
 
 /// `broker-ctl rules [--json | --ids]` and `broker-ctl rules remove ID`: the corrections applied to
 /// later listens (`broker-ctl edit --from-now-on`).
 struct RulesCommand: Subcommand, Equatable {
     static let name = "rules"
-    static let summary = "List the corrections applied to later listens, or remove one."
+    static let summary = localized("List the corrections applied to later listens, or remove one.")
 
     static let options = ListFormat.options
     static let arguments = [
-        ArgumentSpec(name: "remove", isOptional: true, help: "Remove the rule ID; without it, list the rules."),
-        ArgumentSpec(name: "ID", isOptional: true, help: "The rule's id, as 'broker-ctl rules' lists it."),
+        ArgumentSpec(name: "remove", isOptional: true, help: localized("Remove the rule ID; without it, list the rules.")),
+        ArgumentSpec(name: "ID", isOptional: true, help: localized("The rule's id, as 'broker-ctl rules' lists it.")),
     ]
     static let usage = "broker-ctl rules ([--json | --ids] | remove ID)"
 

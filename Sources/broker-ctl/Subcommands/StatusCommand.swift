@@ -1,13 +1,14 @@
 import MediaDonationClient
+import Localization
 
 /// `broker-ctl status`: whether the broker runs, which version, whether recording is paused, how much
 /// it holds, whom it follows.
 struct StatusCommand: Subcommand, Equatable {
     static let name = "status"
-    static let summary = "Show whether the broker is running, how many listens it holds and which players it follows."
+    static let summary = localized("Show whether the broker is running, how many listens it holds and which players it follows.")
 
     enum Option {
-        static let json = OptionSpec("json", help: "Print the status as one JSON object.")
+        static let json = OptionSpec("json", help: localized("Print the status as one JSON object."))
     }
 
     static let options = [Option.json]

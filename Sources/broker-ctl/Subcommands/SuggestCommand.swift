@@ -1,11 +1,12 @@
 import Clocks
 import MediaDonationClient
+import Localization
 
 /// `broker-ctl suggest [on|off|status] [--at HH:MM] [--app ID | --no-app] [--json]`: the daily
 /// journaling suggestion, and the journal app it opens.
 struct SuggestCommand: Subcommand, Equatable {
     static let name = "suggest"
-    static let summary = "Turn the daily journaling suggestion on or off, and choose the journal it opens."
+    static let summary = localized("Turn the daily journaling suggestion on or off, and choose the journal it opens.")
     /// The time `on` starts with when none is given and none was set before.
     static let defaultTime = "21:00"
 
@@ -14,16 +15,16 @@ struct SuggestCommand: Subcommand, Equatable {
     }
 
     enum Option {
-        static let at = OptionSpec("at", value: "HH:MM", help: "With on: the local time the suggestion comes (default 21:00).")
-        static let app = OptionSpec("app", value: "ID", help: "Open this journal app, by its desktop-file id, as the list shows it.")
-        static let noApp = OptionSpec("no-app", help: "Open no journal app.")
-        static let json = OptionSpec("json", help: "Print {\"suggestions\": true, \"suggest_at\": \"21:00\", \"journal_app\": ..., \"journal_apps\": [...]}.")
+        static let at = OptionSpec("at", value: "HH:MM", help: localized("With on: the local time the suggestion comes (default 21:00)."))
+        static let app = OptionSpec("app", value: "ID", help: localized("Open this journal app, by its desktop-file id, as the list shows it."))
+        static let noApp = OptionSpec("no-app", help: localized("Open no journal app."))
+        static let json = OptionSpec("json", help: localized("Print {\"suggestions\": true, \"suggest_at\": \"21:00\", \"journal_app\": ..., \"journal_apps\": [...]}."))
     }
 
     static let options = [Option.at, Option.app, Option.noApp, Option.json]
     static let usage = "broker-ctl suggest [on|off|status] [--at HH:MM] [--app ID | --no-app] [--json]"
     static let arguments = [
-        ArgumentSpec(name: "on|off|status", isOptional: true, help: "Turn suggestions on, off, or show them (the default).")
+        ArgumentSpec(name: "on|off|status", isOptional: true, help: localized("Turn suggestions on, off, or show them (the default)."))
     ]
 
     static let discussion = """
