@@ -5,9 +5,9 @@ extension MediaBrokerClient {
     /// An endless sequence of the assets the broker records from now on (its `MediaAdded`
     /// signal), each delivered once, in order. Subscribed before this returns, so nothing
     /// recorded afterwards is missed. A sandboxed app receives them only while the person allows
-    /// it to read (``MediaBrokerError/accessDenied(_:)`` before). Ends when the broker leaves the bus (it stopped or crashed)
-    /// or the bus connection is lost; stop iterating (or cancel the task) to unsubscribe. Keep
-    /// this client while iterating: its end closes the connection the stream listens on.
+    /// it to read (``MediaBrokerError/accessDenied(_:)`` before). Ends when the broker leaves the bus (it stopped or crashed),
+    /// the bus connection is lost, or this client goes away (its end closes the connection the
+    /// stream listens on); stop iterating (or cancel the task) to unsubscribe.
     ///
     /// ```swift
     /// for await media in try await broker.mediaAdded() { print(media.title ?? "?") }
@@ -32,12 +32,15 @@ extension MediaBrokerClient {
             member: MemberName(stringLiteral: member), path: ObjectPath(stringLiteral: Self.objectPath))
         let token: MatchToken
         do {
+            // The match ends with the connection (the client gone, the bus lost), and the stream with it.
             token = try await connection.addMatch(rule) { message in
                 var media: GenericMedia?
                 try? message.body.read { reader throws(MarshallingError) in
                     try reader.argument { asset throws(MarshallingError) in media = try GenericMedia(reading: &asset) }
                 }
                 if let media { continuation.yield(media) }
+            } ended: {
+                continuation.finish()
             }
         } catch {
             throw MediaBrokerError(error)
@@ -67,7 +70,6 @@ extension MediaBrokerClient {
             ownerToken.cancel()
             throw error
         }
-        connection.onDisconnect { continuation.finish() }
         continuation.onTermination = { _ in
             token.cancel()
             ownerToken.cancel()

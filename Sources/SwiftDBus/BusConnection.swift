@@ -159,12 +159,25 @@ public final class BusConnection: Sendable {
     /// each. Returns once the bus has added the rule, so nothing sent after this returns is missed.
     /// Releasing or cancelling the token removes the rule and the handler.
     public func addMatch(_ rule: MatchRule, handler: @escaping @Sendable (BusMessage) -> Void) async throws(BusError) -> MatchToken {
+        try await addMatch(rule, handler: handler, ended: {})
+    }
+
+    /// Subscribes as ``addMatch(_:handler:)``; `ended` runs once on the connection's thread when
+    /// the match can deliver no more: its token cancelled or released, the connection closed
+    /// (``close()``, or the last reference to it gone), or the bus lost. A sequence built on the
+    /// match finishes there.
+    public func addMatch(
+        _ rule: MatchRule, handler: @escaping @Sendable (BusMessage) -> Void, ended: @escaping @Sendable () -> Void
+    ) async throws(BusError) -> MatchToken {
         let core = core
         let id = await withCheckedContinuation { continuation in
-            let submitted = loop.execute { continuation.resume(returning: core.addHandler(rule, handler)) }
+            let submitted = loop.execute { continuation.resume(returning: core.addHandler(rule, handler, ended: ended)) }
             if !submitted { continuation.resume(returning: 0) }
         }
-        guard id != 0 else { throw BusError(.disconnected, "the connection is closed") }
+        guard id != 0 else {
+            ended()
+            throw BusError(.disconnected, "the connection is closed")
+        }
         let token = MatchToken(connection: self, id: id, rule: rule)
         _ = try await callBus("AddMatch", [.string(rule.description)])
         return token

@@ -38,11 +38,14 @@ final class ConnectionCore: @unchecked Sendable {
         let id: UInt64
         let rule: MatchRule
         let handler: @Sendable (BusMessage) -> Void
+        /// Runs once when the match ends: removed, or the connection closed or lost.
+        let ended: @Sendable () -> Void
 
-        init(id: UInt64, rule: MatchRule, handler: @escaping @Sendable (BusMessage) -> Void) {
+        init(id: UInt64, rule: MatchRule, handler: @escaping @Sendable (BusMessage) -> Void, ended: @escaping @Sendable () -> Void) {
             self.id = id
             self.rule = rule
             self.handler = handler
+            self.ended = ended
         }
 
         func receive(_ message: BusMessage) {
@@ -91,8 +94,12 @@ final class ConnectionCore: @unchecked Sendable {
         }, handler: { [unowned self] _ in
             self.readAndWrite()
         })
-        loop.afterEachWakeUp { [unowned self] in self.drain() }
-        loop.onStop { [unowned self] in self.shutDown(reason: BusError(.disconnected, "the connection was closed")) }
+        // The loop keeps the core until its thread ends (it then drops its hooks), so a connection
+        // whose last reference goes inside one of its own handlers leaves the core to the loop,
+        // which closes it and routes nothing more. The source above is removed by `shutDown`,
+        // which these hooks outlive, so it may hold the core unowned.
+        loop.afterEachWakeUp { self.drain() }
+        loop.onStop { self.shutDown(reason: BusError(.disconnected, "the connection was closed")) }
     }
 
     /// Reads only while `condition` holds; while it does not, looks again every `interval`.
@@ -215,15 +222,16 @@ final class ConnectionCore: @unchecked Sendable {
 
     // MARK: Handlers
 
-    func addHandler(_ rule: MatchRule, _ handler: @escaping @Sendable (BusMessage) -> Void) -> UInt64 {
+    func addHandler(_ rule: MatchRule, _ handler: @escaping @Sendable (BusMessage) -> Void, ended: @escaping @Sendable () -> Void = {}) -> UInt64 {
         guard raw != nil else { return 0 }
         nextHandlerID += 1
-        handlers.append(SignalHandler(id: nextHandlerID, rule: rule, handler: handler))
+        handlers.append(SignalHandler(id: nextHandlerID, rule: rule, handler: handler, ended: ended))
         return nextHandlerID
     }
 
     func removeHandler(_ id: UInt64) {
-        handlers.removeAll { $0.id == id }
+        guard let index = handlers.firstIndex(where: { $0.id == id }) else { return }
+        handlers.remove(at: index).ended()
     }
 
     /// Serves `object`, then answers the calls held for its path, in the order they came.
@@ -261,9 +269,12 @@ final class ConnectionCore: @unchecked Sendable {
             loop.cancelTimer(call.timer)
             call.completion(.failure(reason))
         }
+        // Taken out first: an `ended` may release the connection or cancel its token.
+        let ending = handlers
         handlers.removeAll()
         disconnectHandlers.removeAll()
         objects = ObjectTable()
         loop.quit()
+        for entry in ending { entry.ended() }
     }
 }

@@ -81,12 +81,13 @@ public final class EventLoop: Sendable {
     }
 
     /// Ends the loop after the work already submitted has run. Waits for the thread to finish
-    /// unless called from the loop itself.
+    /// unless called from the loop itself, which cannot wait for its own end: then the thread is
+    /// detached, and ends once the call returns to the loop.
     public func stop() {
         shared.withLock { $0.stopping = true }
         wake()
-        guard !isCurrent, let handle = thread.withLock({ h -> pthread_t? in defer { h = nil }; return h }) else { return }
-        pthread_join(handle, nil)
+        guard let handle = thread.withLock({ h -> pthread_t? in defer { h = nil }; return h }) else { return }
+        if isCurrent { pthread_detach(handle) } else { pthread_join(handle, nil) }
     }
 
     /// `true` once the loop's thread has ended.

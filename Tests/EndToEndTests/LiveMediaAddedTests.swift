@@ -50,4 +50,34 @@ import Testing
         #expect(added.count == 0, "nothing arrives twice")
         #expect(try await client.recentMedia().count == 3)
     }
+
+    /// Follows `stream` in a task and answers a mailbox that receives "ended" when the task's
+    /// `for await` returns.
+    func watchEnd(of stream: AsyncStream<GenericMedia>) -> Mailbox<String> {
+        let end = Mailbox<String>()
+        Task {
+            for await _ in stream {}
+            end.put("ended")
+        }
+        return end
+    }
+
+    /// Subscribes with a client that is dropped as soon as `subscribe` has returned its stream.
+    func streamOfDroppedClient(
+        _ broker: RunningBroker, _ subscribe: (MediaBrokerClient) async throws -> AsyncStream<GenericMedia>
+    ) async throws -> AsyncStream<GenericMedia> {
+        let client = try broker.client()
+        return try await subscribe(client)
+    }
+
+    @Test("mediaAdded() and mediaChanged() end when the app drops its client", arguments: ["MediaAdded", "MediaChanged"])
+    func streamsEndWithTheirClient(_ signal: String) async throws {
+        let bus = try PrivateBus.start()
+        let broker = try RunningBroker(bus: bus)
+        let stream = try await streamOfDroppedClient(broker) { client in
+            signal == "MediaAdded" ? try await client.mediaAdded() : try await client.mediaChanged()
+        }
+        let end = watchEnd(of: stream)
+        #expect(try await end.take(timeout: .seconds(10)) == "ended", "\(signal)")
+    }
 }
