@@ -23,7 +23,11 @@ public struct CivilDate: Sendable, Hashable {
         year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
     }
 
-    public var daysSinceEpoch: Int {
+    public var daysSinceEpoch: Int { Self.daysSinceEpoch(year: year, month: month, day: day) }
+
+    /// The days from 1970-01-01 to `year`-`month`-`day`, unchecked: a day past its month's end
+    /// counts on into the next month.
+    public static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400

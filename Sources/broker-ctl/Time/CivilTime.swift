@@ -1,7 +1,9 @@
+import Clocks
+
 /// A date and wall-clock time in the proleptic Gregorian calendar, without a zone.
 ///
 /// This is the arithmetic `Calendar` would do; done by hand because FoundationEssentials alone
-/// cannot load time zones, and the day counting is short (Howard Hinnant's `days_from_civil`).
+/// cannot load time zones. The days are counted by `Clocks`' ``CivilDate``.
 struct CivilTime: Equatable, Sendable {
     var year: Int
     var month: Int
@@ -24,7 +26,8 @@ struct CivilTime: Equatable, Sendable {
     /// The reading `secondsSinceEpoch` seconds after 1970-01-01 00:00:00 on the same clock.
     init(secondsSinceEpoch: Int64, nanosecond: Int = 0) {
         let (days, secondOfDay) = Self.floorDivision(secondsSinceEpoch, 86_400)
-        (year, month, day) = Self.civilDate(daysSinceEpoch: days)
+        let date = CivilDate(daysSinceEpoch: Int(days))
+        (year, month, day) = (date.year, date.month, date.day)
         hour = Int(secondOfDay / 3600)
         minute = Int(secondOfDay % 3600 / 60)
         second = Int(secondOfDay % 60)
@@ -32,8 +35,9 @@ struct CivilTime: Equatable, Sendable {
     }
 
     /// Seconds from 1970-01-01 00:00:00 to this reading on the same clock, ignoring the nanoseconds.
+    /// A day past its month's end counts on into the next month, as `days_from_civil` does.
     var secondsSinceEpoch: Int64 {
-        Self.daysSinceEpoch(year: year, month: month, day: day) * 86_400
+        Int64(CivilDate.daysSinceEpoch(year: year, month: month, day: day)) * 86_400
             + Int64(hour * 3600 + minute * 60 + second)
     }
 
@@ -50,39 +54,7 @@ struct CivilTime: Equatable, Sendable {
     }
 
     static func numberOfDays(inMonth month: Int, ofYear year: Int) -> Int {
-        switch month {
-        case 2: isLeapYear(year) ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
-
-    static func isLeapYear(_ year: Int) -> Bool {
-        year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-    }
-
-    private static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int64 {
-        // Counting years from March puts the leap day last, so month lengths follow a formula.
-        let year = Int64(month <= 2 ? year - 1 : year)
-        let era = (year >= 0 ? year : year - 399) / 400
-        let yearOfEra = year - era * 400
-        let shiftedMonth = Int64((month + 9) % 12)
-        let dayOfYear = (153 * shiftedMonth + 2) / 5 + Int64(day) - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    private static func civilDate(daysSinceEpoch: Int64) -> (year: Int, month: Int, day: Int) {
-        let days = daysSinceEpoch + 719_468
-        let era = (days >= 0 ? days : days - 146_096) / 146_097
-        let dayOfEra = days - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shiftedMonth = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        return (Int(year), Int(month), Int(day))
+        CivilDate.days(inMonth: month, of: year)
     }
 
     private static func floorDivision(_ value: Int64, _ divisor: Int64) -> (quotient: Int64, remainder: Int64) {
