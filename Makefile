@@ -70,8 +70,8 @@ LINGUAS := $(shell sed 's/\#.*//' po/LINGUAS)
 LOCALE_BUILD_DIR := .build/locale
 CATALOGS := $(foreach l,$(LINGUAS),$(LOCALE_BUILD_DIR)/$(l)/LC_MESSAGES/media-broker.mo)
 # The template: every Swift file of Sources that marks a string, read by xgettext's C parser
-# (xgettext 0.21 has no Swift one; a marked literal is a plain one-line "…" without \( , which
-# reads the same in C: Tests/LocalizationTests/MarkedStringsTests.swift checks). POT is where
+# (xgettext 0.21 has no Swift one; a marked literal is a one-line "…" or a multi-line """ … """
+# without \( : Tests/LocalizationTests/MarkedStringsTests.swift checks). POT is where
 # `make pot` writes it; TemplateTests writes one elsewhere to compare.
 POT ?= po/media-broker.pot
 POT_SOURCES ?= .build/pot-sources
@@ -111,14 +111,14 @@ $(LOCALE_BUILD_DIR)/%/LC_MESSAGES/media-broker.mo: po/%.po
 	@mkdir -p '$(dir $@)'
 	msgfmt --check -o '$@' '$<'
 
-# xgettext reads copies in which the lines of Swift's multi-line literals (""" … """) are blank: C has
-# none, and their words (help texts, apostrophes) would read to it as broken literals.
+# xgettext reads copies in which each of Swift's multi-line literals (""" … """) is one C literal
+# of the same value (scripts/lib/swift-for-xgettext.py): C has none, and their apostrophes would
+# read to it as broken character literals.
 pot:
 	rm -rf '$(POT_SOURCES)'
 	for f in $(POTFILES); do \
 		mkdir -p "$(POT_SOURCES)/$$(dirname "$$f")" && \
-		awk '/"""/ { if (gsub(/"""/, "&") % 2) inside = !inside; print ""; next } inside { print ""; next } { print }' \
-			"$$f" > "$(POT_SOURCES)/$$f" || exit 1; \
+		python3 scripts/lib/swift-for-xgettext.py "$$f" > "$(POT_SOURCES)/$$f" || exit 1; \
 	done
 	xgettext $(XGETTEXT_FLAGS) --directory='$(POT_SOURCES)' -o '$(POT)' $(POTFILES)
 	rm -rf '$(POT_SOURCES)'

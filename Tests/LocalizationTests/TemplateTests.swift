@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Localization
 import TestSupport
 
 /// po/media-broker.pot is what `make pot` makes of the strings marked in Sources today: a string
@@ -30,6 +31,51 @@ import TestSupport
         let difference = Self.firstDifference(committed: try SourceTree.read("po/media-broker.pot"),
                                               fresh: try String(contentsOfFile: fresh, encoding: .utf8))
         #expect(difference == nil, "\(difference ?? "")")
+    }
+
+    /// A marked multi-line literal with what Swift does to one: indentation taken off, a line
+    /// joined by a trailing backslash, escapes, a quote and an apostrophe left as they are.
+    static let multiLine = localized("""
+        Help for the person's "own" words\tand a tab,
+          an indented line, a line \
+        joined to this, a dash \u{2014} and a backslash \\.
+
+        The last line, after a blank one.
+        """)
+
+    /// The msgids of a template, their C escapes read.
+    static func messageIDs(in template: String) -> [String] {
+        var ids: [String] = [], current = "", inMessageID = false
+        for line in template.split(separator: "\n") {
+            if line.hasPrefix("msgid \"") { inMessageID = true; current = "" }
+            if line.hasPrefix("msgstr"), inMessageID { ids.append(current); inMessageID = false }
+            guard inMessageID, let open = line.firstIndex(of: "\""), line.last == "\"" else { continue }
+            var escaped = false
+            for character in line[line.index(after: open)..<line.index(before: line.endIndex)] {
+                if escaped {
+                    current += ["n": "\n", "t": "\t"][character] ?? String(character)
+                    escaped = false
+                } else if character == "\\" { escaped = true } else { current.append(character) }
+            }
+        }
+        return ids
+    }
+
+    @Test("a marked multi-line literal reaches the template with the value Swift gives it")
+    func multiLineLiteral() throws {
+        let scratch = try TemporaryDirectory(prefix: "pot")
+        let copy = scratch.appending("TemplateTests.c"), template = scratch.appending("sample.pot")
+        let rewrite = try ChildProcess.run("sh", arguments: ["-c", "python3 scripts/lib/swift-for-xgettext.py \"$0\" > \"$1\"",
+                                                             SourceTree.path("Tests/LocalizationTests/TemplateTests.swift"), copy],
+                                           workingDirectory: SourceTree.root, timeout: .seconds(30))
+        #expect(rewrite.status == .exited(0), "\(rewrite.standardError)")
+        let extract = try ChildProcess.run("xgettext", arguments: ["--language=C", "--from-code=UTF-8", "--keyword=", "--keyword=localized:1",
+                                                                   "--no-wrap", "-o", template, copy], timeout: .seconds(30))
+        #expect(extract.status == .exited(0) && extract.standardError.isEmpty, "\(extract.standardError)")
+        let ids = Self.messageIDs(in: try String(contentsOfFile: template, encoding: .utf8))
+        #expect(ids.contains(Self.multiLine), "\(ids)")
+        #expect(Self.multiLine.hasPrefix("Help for the person's \"own\" words\tand a tab,\n  an indented line, a line joined to this, a dash —"))
+        #expect(Self.multiLine.hasSuffix("backslash \\.\n\nThe last line, after a blank one."))
     }
 
     @Test("the comparison ignores the creation date and finds a string added, changed or taken away")
