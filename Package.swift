@@ -72,7 +72,7 @@ let package = Package(
         .testTarget(name: "BrokerCoreTests", dependencies: ["BrokerCore", "CoreFixtures", "AssetContract", "Clocks"], swiftSettings: strict),
         .testTarget(name: "SwiftDBusTests", dependencies: ["SwiftDBus", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "MediaBrokerTests", dependencies: ["BrokerCore", "CoreFixtures", "MediaBroker", "AssetContract", "PickerChannel", "BoundedFile", "Clocks", "SwiftDBus", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "MediaPickerTests", dependencies: ["MediaPicker", "MediaDonationClient", "PickerChannel"], swiftSettings: strict),
+        .testTarget(name: "MediaPickerTests", dependencies: ["MediaPicker", "MediaDonationClient", "PickerChannel", "ClientMomentText"], swiftSettings: strict),
         .testTarget(name: "LocalizationTests", dependencies: ["Localization", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "MediaDonationClientTests", dependencies: ["MediaDonationClient", "SwiftDBus"], swiftSettings: strict),
         .testTarget(name: "BrokerCtlTests", dependencies: ["broker-ctl", "MediaDonationClient", "TestSupport"], swiftSettings: strict),

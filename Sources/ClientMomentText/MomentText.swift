@@ -8,21 +8,12 @@ public import MediaDonationClient
 public enum MomentText {
     public static func title(of moment: Moment) -> String {
         MomentWording(rule: moment.titleRule.rawValue, show: moment.show, episode: moment.episode,
-                      episodeCount: episodeCount(of: moment), album: moment.album, artist: moment.artist,
+                      episodeCount: moment.episodeCount ?? moment.count, album: moment.album, artist: moment.artist,
                       trackCount: moment.count, artistCount: moment.artistCount, partOfDay: moment.partOfDay).title ?? moment.title
     }
 
     public static func summary(of moment: Moment) -> String {
-        MomentWording.summary(title: title(of: moment), started: local(moment.started), ended: local(moment.ended), trackCount: moment.count)
-    }
-
-    private static func local(_ date: Date) -> LocaleTime {
-        LocaleTime(localSecondsSinceEpoch: Int64(date.timeIntervalSince1970.rounded(.down)))
-    }
-
-    /// The broker tells a show's episode count only in its English title ("Show · 3 episodes");
-    /// without it, every listen counts as one.
-    private static func episodeCount(of moment: Moment) -> Int {
-        moment.title.split(separator: " ").reversed().dropFirst().first.flatMap { Int($0) } ?? moment.count
+        MomentWording.summary(title: title(of: moment), started: LocaleTime(local: moment.started),
+                              ended: LocaleTime(local: moment.ended), trackCount: moment.count)
     }
 }

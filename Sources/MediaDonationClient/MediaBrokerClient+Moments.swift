@@ -58,7 +58,7 @@ extension Moment {
             appIDs: (try? fields["app_ids"]?.strings()) ?? [], appIcon: text("app_icon"),
             kind: text("kind").map(GenericMedia.Kind.init(rawValue:)),
             titleRule: TitleRule(rawValue: text("title_rule") ?? "mixed"), artist: text("artist"), show: text("show"),
-            episode: text("episode"), artistCount: (try? fields["artist_count"]?.integer(as: Int.self)) ?? 0,
+            episode: text("episode"), episodeCount: try? fields["episode_count"]?.integer(as: Int.self), artistCount: (try? fields["artist_count"]?.integer(as: Int.self)) ?? 0,
             partOfDay: text("part_of_day"))
     }
 }

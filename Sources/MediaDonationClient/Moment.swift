@@ -44,6 +44,9 @@ public struct Moment: Sendable, Hashable, Identifiable {
     /// The show and the episode (show rule).
     public var show: String?
     public var episode: String?
+    /// How many different episodes of the show it holds (show rule; `nil` from a broker older
+    /// than interface version 10).
+    public var episodeCount: Int?
     public var artistCount: Int
     /// `morning`, `afternoon`, `evening` or `night`, in the broker's local time.
     public var partOfDay: String?
@@ -52,7 +55,7 @@ public struct Moment: Sendable, Hashable, Identifiable {
         id: String, title: String, summary: String? = nil, started: Date, ended: Date, listened: Duration, count: Int,
         assetIDs: [Int64], artists: [String] = [], album: String? = nil, appIDs: [String] = [], appIcon: String? = nil,
         kind: GenericMedia.Kind? = nil, titleRule: TitleRule, artist: String? = nil, show: String? = nil,
-        episode: String? = nil, artistCount: Int = 0, partOfDay: String? = nil
+        episode: String? = nil, episodeCount: Int? = nil, artistCount: Int = 0, partOfDay: String? = nil
     ) {
         self.id = id
         self.title = title
@@ -71,6 +74,7 @@ public struct Moment: Sendable, Hashable, Identifiable {
         self.artist = artist
         self.show = show
         self.episode = episode
+        self.episodeCount = episodeCount
         self.artistCount = artistCount
         self.partOfDay = partOfDay
     }

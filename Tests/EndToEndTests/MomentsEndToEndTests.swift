@@ -1,5 +1,6 @@
 import Foundation
 import MediaDonationClient
+import SwiftDBus
 import TestSupport
 import Testing
 
@@ -74,6 +75,38 @@ import Testing
         #expect(earlier.map(\.album) == ["Last Year", "Long Ago"])
         await #expect(throws: MediaBrokerError.self) { try await client.moments(since: morning, onThisDay: morning) }
         #expect(try broker.stop() == .exited(0))
+    }
+
+    /// Donates podcast listens as a player that names their kind does (the client's `Donation`
+    /// has no kind): `episodes` heard one after another, four minutes each, the show as album.
+    static func donateEpisodes(_ bus: PrivateBus, show: String, episodes: [String], from start: Date) async throws {
+        let connection = try BusConnection.connect(to: bus.address)
+        defer { connection.close() }
+        for (index, episode) in episodes.enumerated() {
+            let started = Int64(start.addingTimeInterval(Double(index) * 4 * minute).timeIntervalSince1970 * 1_000_000)
+            _ = try await connection.call(MethodCall(
+                destination: "org.mediabroker.MediaBroker1", path: "/org/mediabroker/MediaBroker1",
+                interface: "org.mediabroker.MediaBroker1", member: "Donate",
+                arguments: [.vardict(["app_id": .string("org.example.Podcasts"), "title": .string(episode), "album": .string(show),
+                                      "kind": .string("podcast"), "started": .int64(started), "length": .int64(240_000_000),
+                                      "listened": .int64(240_000_000)])]))
+        }
+    }
+
+    @Test("a show's moment says how many episodes it holds (episode_count, version 10); an album's has no such key")
+    func episodeCount() async throws {
+        let bus = try PrivateBus.start()
+        let broker = try RunningBroker(bus: bus, environment: Self.utc)
+        let client = try broker.client()
+        let morning = Self.morning
+        try await Self.donateEpisodes(bus, show: "The Sea Show", episodes: ["Tides", "Reefs", "Tides"], from: morning)
+        try await Self.donateAlbum(client, app: "org.example.Player", album: "Mezzanine", artist: "Massive Attack", tracks: 2,
+                                   from: morning.addingTimeInterval(3 * 3600))
+        let moments = try await client.moments()
+        #expect(moments.map(\.titleRule) == [.album, .show])
+        #expect(moments.map(\.episodeCount) == [nil, 2] && moments.map(\.count) == [2, 3])
+        #expect(moments.last?.show == "The Sea Show" && moments.last?.title == "The Sea Show · 2 episodes")
+        try broker.stop()
     }
 
     @Test("an opted-out app's listens leave its moments; a purged range shrinks or removes them")

@@ -28,6 +28,7 @@ extension Moment {
             ("episode", title.episode), ("app_icon", appIcon), ("kind", kind?.rawValue),
         ]
         for case let (key, value?) in optional where !value.isEmpty { fields[key] = .string(value) }
+        if title.rule == .show { fields["episode_count"] = .uint32(UInt32(clamping: title.episodeCount)) }
         return fields
     }
 }

@@ -10,7 +10,7 @@ enum BrokerContract {
 
     /// The interface's `Version` property, bumped whenever a client-visible behaviour changes
     /// (docs/dbus-api.md lists each version).
-    static let version: UInt32 = 9
+    static let version: UInt32 = 10
 
     /// `RecentMedia`'s default and largest page.
     static let defaultLimit = 50
