@@ -2,9 +2,10 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Issue 36 §4: the windows look like the desktop's — light or dark as GNOME's setting says
-/// (`org.gnome.desktop.interface color-scheme`, which libadwaita reads through GSettings where no
-/// settings portal answers; here from GSettings' keyfile backend, as dconf needs a session) — and
+/// Issue 36 §4: the windows look like the desktop's — light or dark as the settings portal says
+/// (`org.freedesktop.appearance color-scheme`, KDE Plasma's way), or where no portal answers as
+/// GNOME's setting says (`org.gnome.desktop.interface color-scheme`, through GSettings; here from
+/// its keyfile backend, as dconf needs a session) — and
 /// twice the size, sharp, on a 2× display (`GDK_SCALE=2` on X11, a monitor at 2× on Wayland). Each
 /// picture is left in ``Screenshot/folder()``; `docs/screenshots` holds copies.
 @Suite(.serialized, .timeLimit(.minutes(3))) struct AppearanceTests {
@@ -55,6 +56,26 @@ import Testing
                 #expect(shot.meanLuminance > 0.7, "\(shot.path) is light: \(shot.meanLuminance)")
             }
         }
+    }
+
+    @Test("dark when the settings portal says so, as KDE Plasma's does, over GNOME's light setting")
+    func followThePortal() async throws {
+        let rig = try await PickerRig(brokerEnvironment: ["GSETTINGS_BACKEND": "keyfile"])
+        let settingsFolder = rig.configuration.appending("glib-2.0/settings")
+        try FileManager.default.createDirectory(atPath: settingsFolder, withIntermediateDirectories: true)
+        try "[org/gnome/desktop/interface]\ncolor-scheme='default'\n".write(toFile: settingsFolder + "/keyfile", atomically: true, encoding: .utf8)
+        // color-scheme 1: prefer dark (org.freedesktop.appearance, the XDG desktop portal's own key).
+        let portal = try ChildProcess.launch("/usr/bin/python3", arguments: [FlatpakSandbox.fixture("settings-portal.py"), "1"],
+                                             environment: rig.bus.environment)
+        defer { portal.signal(SIGTERM) }
+        try portal.waitForOutput(containing: "ready", in: .standardOutput, timeout: .seconds(10))
+        let style = ["GSETTINGS_BACKEND": "keyfile", "XDG_CONFIG_HOME": rig.configuration.path]
+        let (picker, settings) = try Self.pictures(rig, style: style, name: "dark-portal")
+        for shot in [picker, settings] {
+            #expect(shot.colourCount > 50, "\(shot.path) drew something")
+            #expect(shot.meanLuminance < 0.3, "\(shot.path) is dark: \(shot.meanLuminance)")
+        }
+        #expect(portal.standardOutput.contains("read org.freedesktop.appearance color-scheme"), "\(portal.standardOutput)")
     }
 
     @Test("on a 2× display the picker and the settings window are twice the size in pixels")
