@@ -43,7 +43,11 @@ PROGRAMS := media-broker broker-ctl media-broker-picker
 # The settings window's desktop file (installed to share/applications/) and its icon (a path under
 # data/icons/, installed to the same path under share/icons/). install and uninstall take
 # everything from these lists, and the Debian packages from install (debian/*.install split it).
-DESKTOP_FILES := data/org.mediabroker.ListeningHistory.desktop
+# data/*.desktop.in holds the English; make merges each po/LL.po's translation of its Name,
+# GenericName, Comment and Keywords into .build/data/*.desktop (msgfmt --desktop), which is what
+# the menus of GNOME and KDE show in the person's language.
+DESKTOP_SOURCES := data/org.mediabroker.ListeningHistory.desktop.in
+DESKTOP_FILES := $(patsubst data/%.in,.build/data/%,$(DESKTOP_SOURCES))
 ICONS := hicolor/scalable/apps/org.mediabroker.ListeningHistory.svg
 RELEASE_DIR := .build/release
 BUILD_DIR ?= $(RELEASE_DIR)
@@ -91,7 +95,7 @@ INSTALL_DIRS := $(DBUS_SERVICEDIR) $(DBUS_INTERFACEDIR) $(SYSTEMD_USERUNITDIR) $
 
 .PHONY: all build catalogs install uninstall deb interface pot
 
-all: build catalogs
+all: build catalogs $(DESKTOP_FILES)
 
 # scripts/build links the Swift runtime into the executables (see there); SwiftPM decides what is
 # out of date.
@@ -107,6 +111,10 @@ endif
 
 catalogs: $(CATALOGS)
 
+.build/data/%.desktop: data/%.desktop.in $(wildcard po/*.po) po/LINGUAS
+	@mkdir -p '$(dir $@)'
+	msgfmt --desktop --template='$<' -d po -o '$@'
+
 $(LOCALE_BUILD_DIR)/%/LC_MESSAGES/media-broker.mo: po/%.po
 	@mkdir -p '$(dir $@)'
 	msgfmt --check -o '$@' '$<'
@@ -121,9 +129,11 @@ pot:
 		python3 scripts/lib/swift-for-xgettext.py "$$f" > "$(POT_SOURCES)/$$f" || exit 1; \
 	done
 	xgettext $(XGETTEXT_FLAGS) --directory='$(POT_SOURCES)' -o '$(POT)' $(POTFILES)
+	xgettext --language=Desktop --from-code=UTF-8 --add-comments=TRANSLATORS: --add-location=file --package-name=MediaBroker \
+		--msgid-bugs-address=maintainers@mediabroker.org --join-existing -o '$(POT)' $(DESKTOP_SOURCES)
 	rm -rf '$(POT_SOURCES)'
 
-install: $(BUILT) $(CATALOGS)
+install: $(BUILT) $(CATALOGS) $(DESKTOP_FILES)
 	install -d $(foreach d,$(INSTALL_DIRS),'$(DESTDIR)$(d)')
 	install -m 0755 $(BUILT) '$(DESTDIR)$(BINDIR)/'
 	sed 's|@bindir@|$(BINDIR)|g' dbus-policy/$(DBUS_SERVICE) > '$(DESTDIR)$(DBUS_SERVICEDIR)/$(DBUS_SERVICE)'

@@ -74,6 +74,14 @@ import TestSupport
             #expect(FileManager.default.contents(atPath: destination.appending(copied.key)) == FileManager.default.contents(atPath: SourceTree.path(copied.value)))
         }
 
+        // The menus show the settings window in the person's language (issue 36).
+        let entry = try String(contentsOfFile: destination.appending("usr/share/applications/org.mediabroker.ListeningHistory.desktop"), encoding: .utf8)
+        let names = entry.split(separator: "\n").filter { $0.hasPrefix("Name") }
+        #expect(names == ["Name[de]=Hörverlauf", "Name[fr]=Historique d’écoute", "Name=Listening History"], "\(names)")
+        for key in ["GenericName", "Comment", "Keywords"] {
+            #expect(entry.contains("\(key)[de]=") && entry.contains("\(key)[fr]=") && entry.contains("\n\(key)="), "\(key) in de and fr")
+        }
+
         try Self.make("uninstall", destination: destination.path, prefix: "/usr")
         let left = try Self.tree(destination.path)
         #expect(left.isEmpty, "make uninstall left: \(left.keys.sorted())")
