@@ -33,6 +33,7 @@ import sys
 import time
 
 import pyatspi
+from gi.repository import GLib
 
 DEADLINE = 20.0
 
@@ -232,8 +233,11 @@ def main():
             wait_for("a control named " + name, lambda: find(window(), name, BUTTONS | TOGGLES))
         elif verb == "roles":
             for node in walk(window()):
-                if node.name and showing(node):
-                    print(node.getRoleName() + "\t" + node.name)
+                try:
+                    if node.name and showing(node):
+                        print(node.getRoleName() + "\t" + node.name)
+                except GLib.GError:
+                    continue  # a node of a page going away as it is read
         elif verb == "extents":
             node = wait_for("a control named " + name, lambda: find(window(), name, BUTTONS | TOGGLES))
             box = node.queryComponent().getExtents(pyatspi.WINDOW_COORDS)

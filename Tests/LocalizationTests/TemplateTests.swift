@@ -43,24 +43,6 @@ import TestSupport
         The last line, after a blank one.
         """)
 
-    /// The msgids of a template, their C escapes read.
-    static func messageIDs(in template: String) -> [String] {
-        var ids: [String] = [], current = "", inMessageID = false
-        for line in template.split(separator: "\n") {
-            if line.hasPrefix("msgid \"") { inMessageID = true; current = "" }
-            if line.hasPrefix("msgstr"), inMessageID { ids.append(current); inMessageID = false }
-            guard inMessageID, let open = line.firstIndex(of: "\""), line.last == "\"" else { continue }
-            var escaped = false
-            for character in line[line.index(after: open)..<line.index(before: line.endIndex)] {
-                if escaped {
-                    current += ["n": "\n", "t": "\t"][character] ?? String(character)
-                    escaped = false
-                } else if character == "\\" { escaped = true } else { current.append(character) }
-            }
-        }
-        return ids
-    }
-
     @Test("a marked multi-line literal reaches the template with the value Swift gives it")
     func multiLineLiteral() throws {
         let scratch = try TemporaryDirectory(prefix: "pot")
@@ -72,7 +54,7 @@ import TestSupport
         let extract = try ChildProcess.run("xgettext", arguments: ["--language=C", "--from-code=UTF-8", "--keyword=", "--keyword=localized:1",
                                                                    "--no-wrap", "-o", template, copy], timeout: .seconds(30))
         #expect(extract.status == .exited(0) && extract.standardError.isEmpty, "\(extract.standardError)")
-        let ids = Self.messageIDs(in: try String(contentsOfFile: template, encoding: .utf8))
+        let ids = CatalogFile(try String(contentsOfFile: template, encoding: .utf8)).messages.map(\.id)
         #expect(ids.contains(Self.multiLine), "\(ids)")
         #expect(Self.multiLine.hasPrefix("Help for the person's \"own\" words\tand a tab,\n  an indented line, a line joined to this, a dash —"))
         #expect(Self.multiLine.hasSuffix("backslash \\.\n\nThe last line, after a blank one."))
