@@ -1,3 +1,5 @@
+import Foundation
+
 /// A gettext catalog (`.po` or `.pot`) read into its messages: enough of the format for the
 /// tests to compare placeholders — contexts, plurals, continued lines and C escapes.
 public struct CatalogFile: Sendable {
@@ -131,5 +133,27 @@ extension CatalogFile {
         }
         guard letters >= 3 else { return nil }
         return try? Regex<Substring>(pattern)
+    }
+}
+
+extension CatalogFile {
+    /// English a catalog translates otherwise, found inside a program's text output: for each
+    /// message whose translation differs, the runs of its own words between `{placeholders}` (one
+    /// per line of a long text) that hold three words or more — shorter ones, such as an option's
+    /// name, are the same in every language.
+    public func englishPassages(in output: String) -> [String] {
+        let passages = messages.flatMap { message -> [String] in
+            let translated = Set(message.translations.filter { !$0.isEmpty })
+            guard !translated.isEmpty else { return [] }
+            return ([message.id] + (message.plural.map { [$0] } ?? [])).filter { !translated.contains($0) }.flatMap(Self.ownWords)
+        }
+        return Array(Set(passages.filter { output.contains($0) })).sorted()
+    }
+
+    /// `english`'s runs of words between placeholders and line breaks, of three words or more.
+    static func ownWords(_ english: String) -> [String] {
+        english.replacingOccurrences(of: "_", with: "")
+            .split(whereSeparator: { $0 == "\n" || $0 == "{" || $0 == "}" }).map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { $0.split(separator: " ").filter { $0.contains(where: \.isLetter) }.count >= 3 && !$0.contains("broker-ctl ") }
     }
 }
