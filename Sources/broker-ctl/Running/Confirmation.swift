@@ -1,3 +1,5 @@
+import Localization
+
 /// The "are you sure?" before broker-ctl deletes anything.
 enum Confirmation {
     /// Returns when deleting may go ahead: `--yes` was given, or a person at the terminal answered
@@ -12,7 +14,7 @@ enum Confirmation {
         if assumeYes { return }
         guard environment.standardInputIsTerminal else {
             throw UsageError(
-                "standard input is not a terminal, so nobody can confirm; pass --yes to delete without asking",
+                localized("standard input is not a terminal, so nobody can confirm; pass --yes to delete without asking"),
                 subcommand: subcommand)
         }
         environment.standardError.write(question + " [y/N] ")
@@ -20,7 +22,7 @@ enum Confirmation {
         guard let answer, isYes(answer) else {
             // After end of input the cursor is still on the prompt line.
             if answer == nil { environment.standardError.write("\n") }
-            throw CommandFailure("not confirmed; nothing was deleted")
+            throw CommandFailure(localized("not confirmed; nothing was deleted"))
         }
     }
 

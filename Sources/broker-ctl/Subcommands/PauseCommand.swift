@@ -18,7 +18,7 @@ struct PauseCommand: Subcommand, Equatable {
     ]
     static let usage = "broker-ctl pause [DURATION | --until TIME] [--json]"
 
-    static let discussion = """
+    static let discussion = localized("""
         While paused nothing is recorded from any player or app: a listen in progress is
         discarded, and donations are refused. What is kept can still be read. The pause survives
         a restart of the broker and ends by itself at its time; without DURATION or --until it
@@ -30,7 +30,7 @@ struct PauseCommand: Subcommand, Equatable {
           broker-ctl pause --until 23:00
           broker-ctl pause --until tomorrow
           broker-ctl pause
-        """
+        """)
 
     enum Length: Equatable, Sendable {
         case lasting(Duration)
@@ -56,14 +56,15 @@ struct PauseCommand: Subcommand, Equatable {
             do throws(InvalidTimeError) {
                 seconds = try TimeExpression.duration(from: text)
             } catch {
-                throw UsageError("DURATION: \(error)")
+                // TRANSLATORS: {problem} is why DURATION was not understood, such as "expected a duration like 90s, 15m, 2h or 1h30m".
+                throw UsageError(localized("DURATION: {problem}", ["problem": "\(error)"]))
             }
-            guard seconds > 0 else { throw UsageError("DURATION must be longer than nothing, not '\(text)'") }
+            guard seconds > 0 else { throw UsageError(localized("DURATION must be longer than nothing, not '{text}'", ["text": text])) }
             length = .lasting(.seconds(seconds))
         case (nil, let text?):
             length = .until(try Self.end(from: text, context: context))
         case (.some, .some):
-            throw UsageError("give DURATION or --until, not both")
+            throw UsageError(localized("give DURATION or --until, not both"))
         }
     }
 
@@ -79,7 +80,7 @@ struct PauseCommand: Subcommand, Equatable {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         if parts.count == 2, parts.allSatisfy({ (1...2).contains($0.count) && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
            let hour = Int(parts[0]), let minute = Int(parts[1]) {
-            guard hour < 24, minute < 60 else { throw UsageError("--until: a time of day must be 00:00 to 23:59, not '\(text)'") }
+            guard hour < 24, minute < 60 else { throw UsageError(localized("--until: a time of day must be 00:00 to 23:59, not '{text}'", ["text": text])) }
             var time = today.startOfDay
             time.hour = hour
             time.minute = minute
@@ -87,15 +88,16 @@ struct PauseCommand: Subcommand, Equatable {
             return instant > context.now ? instant : zone.instant(at: time.addingDays(1))
         }
         guard text.first?.isNumber == true, text.contains("-") else {
-            throw UsageError("--until: expected HH:MM, tomorrow, or ISO-8601 such as 2026-12-24T18:00, not '\(text)'")
+            throw UsageError(localized("--until: expected HH:MM, tomorrow, or ISO-8601 such as 2026-12-24T18:00, not '{text}'", ["text": text]))
         }
         let end: Date
         do throws(InvalidTimeError) {
             end = try TimeExpression.date(from: text, now: context.now, timeZone: zone)
         } catch {
-            throw UsageError("--until: \(error)")
+            // TRANSLATORS: {problem} is why the time was not understood, such as "month must be 01 to 12".
+            throw UsageError(localized("--until: {problem}", ["problem": "\(error)"]))
         }
-        guard end > context.now else { throw UsageError("--until: \(text) has passed") }
+        guard end > context.now else { throw UsageError(localized("--until: {time} has passed", ["time": text])) }
         return end
     }
 

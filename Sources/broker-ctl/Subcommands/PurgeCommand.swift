@@ -18,7 +18,7 @@ struct PurgeCommand: Subcommand, Equatable {
     static let options = [Option.app, Option.since, Option.until, Option.all, Option.yes]
     static let usage = "broker-ctl purge (--app ID | --since WHEN [--until WHEN] | --until WHEN | --all) [--yes]"
 
-    static let discussion = """
+    static let discussion = localized("""
         Give exactly one scope: --app, a time range, or --all. A range is --since, --until or both
         (since inclusive, until exclusive); --until alone deletes everything before it. WHEN is as
         for 'broker-ctl recent'.
@@ -31,7 +31,7 @@ struct PurgeCommand: Subcommand, Equatable {
           broker-ctl purge --since 2h
           broker-ctl purge --since 2026-11-01 --until 2026-11-08
           broker-ctl purge --app spotify --yes
-        """
+        """)
 
     var scope: PurgeScope
     var assumeYes = false
@@ -50,8 +50,8 @@ struct PurgeCommand: Subcommand, Equatable {
         guard scopes == 1 else {
             throw UsageError(
                 scopes == 0
-                    ? "say what to delete: --app ID, --since/--until WHEN, or --all"
-                    : "give only one of --app, --since/--until and --all")
+                    ? localized("say what to delete: --app ID, --since/--until WHEN, or --all")
+                    : localized("give only one of --app, --since/--until and --all"))
         }
         if let app {
             scope = .app(app)
@@ -68,7 +68,7 @@ struct PurgeCommand: Subcommand, Equatable {
             Self.question(for: scope, timeZone: environment.timeZone), assumeYes: assumeYes,
             subcommand: Self.name, in: environment)
         let removed = try await environment.connectToBroker().purge(scope)
-        environment.standardOutput.write("Deleted \(Self.listens(removed)).\n")
+        environment.standardOutput.write(localizedPlural("Deleted {count} listen.", "Deleted {count} listens.", count: removed) + "\n")
     }
 
     /// What the confirmation asks, in the person's local time.
@@ -76,17 +76,19 @@ struct PurgeCommand: Subcommand, Equatable {
         func local(_ date: Date) -> String { timeZone.civilTime(at: date).localeMinuteText }
         switch scope {
         case .app(let id):
-            return "Delete all listens of \(id) for good?"
+            return localized("Delete all listens of {app} for good?", ["app": id])
         case .site(let site):
-            return "Delete all listens on \(site) for good?"
+            return localized("Delete all listens on {site} for good?", ["site": site])
         case .range(let since?, let until?):
-            return "Delete all listens that began from \(local(since)) until \(local(until)) (local time) for good?"
+            return localized(
+                "Delete all listens that began from {since} until {until} (local time) for good?",
+                ["since": local(since), "until": local(until)])
         case .range(let since?, nil):
-            return "Delete all listens that began at or after \(local(since)) (local time) for good?"
+            return localized("Delete all listens that began at or after {time} (local time) for good?", ["time": local(since)])
         case .range(nil, let until?):
-            return "Delete all listens that began before \(local(until)) (local time) for good?"
+            return localized("Delete all listens that began before {time} (local time) for good?", ["time": local(until)])
         case .range(nil, nil), .all:
-            return "Delete your whole listening history for good?"
+            return localized("Delete your whole listening history for good?")
         }
     }
 

@@ -9,7 +9,7 @@ struct ReadersCommand: Subcommand, Equatable {
     static let options = ListFormat.options
     static let usage = "broker-ctl readers [--json | --ids]"
 
-    static let discussion = """
+    static let discussion = localized("""
         A Flatpak or snap app reads nothing of your listening until you allow it: it asks once (a
         notification with Allow and Don't allow), or you decide with 'broker-ctl allow APP' and
         'broker-ctl deny APP'; 'broker-ctl forget APP' drops the decision, so the app reads nothing
@@ -19,7 +19,7 @@ struct ReadersCommand: Subcommand, Equatable {
         Examples:
           broker-ctl readers
           broker-ctl allow org.gnome.Journal
-        """
+        """)
 
     typealias Format = ListFormat
 

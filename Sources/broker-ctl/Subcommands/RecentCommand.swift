@@ -22,7 +22,7 @@ struct RecentCommand: Subcommand, Equatable {
     static let usage =
         "broker-ctl recent [--limit N] [--since WHEN] [--until WHEN] [--app ID] [--json | --format \(OutputStyle.formatPlaceholder)] [--no-art]"
 
-    static let discussion = """
+    static let discussion = localized("""
         WHEN is a date or time in ISO-8601, read as local time unless it ends in Z or an offset
         (2026-11-29, 2026-11-29T14:05, 2026-11-29T14:05:07+01:00); a time that long ago (90s, 15m,
         2h, 3d, 1w, 1h30m); or now, today or yesterday (local midnight).
@@ -36,7 +36,7 @@ struct RecentCommand: Subcommand, Equatable {
         (time, title, artists, album, app) and their art, shown once for listens in a row with
         the same. Markdown escapes what players wrote. --no-art leaves the art out. Nothing in
         range prints nothing, and says so on standard error.
-        """
+        """)
 
     var limit = 50
     var since: Date?

@@ -11,12 +11,12 @@ struct ResumeCommand: Subcommand, Equatable {
     }
 
     static let options = [Option.json]
-    static let discussion = """
+    static let discussion = localized("""
         Ends a pause set with `broker-ctl pause`; does nothing when recording is not paused.
 
         Example:
           broker-ctl resume
-        """
+        """)
 
     var printsJSON = false
 
@@ -33,6 +33,6 @@ struct ResumeCommand: Subcommand, Equatable {
         let wasPaused = try await broker.currentPause() != nil
         try await broker.resume()
         environment.standardOutput.write(
-            printsJSON ? PauseOutput.json(nil) : wasPaused ? "Recording again.\n" : "Recording was not paused.\n")
+            printsJSON ? PauseOutput.json(nil) : (wasPaused ? localized("Recording again.") : localized("Recording was not paused.")) + "\n")
     }
 }

@@ -18,7 +18,7 @@ struct RetentionCommand: Subcommand, Equatable {
     /// The contract's `RetentionDays` is a `u`.
     static let maximumDays = Int(UInt32.max)
 
-    static let discussion = """
+    static let discussion = localized("""
         The broker deletes listens older than this when it starts and then about hourly. Lowering it
         deletes the older listens for good at the next expiry.
 
@@ -26,7 +26,7 @@ struct RetentionCommand: Subcommand, Equatable {
           broker-ctl retention
           broker-ctl retention 365
           broker-ctl retention 0
-        """
+        """)
 
     /// The new setting, or nil to show the current one.
     var days: Int?
@@ -40,7 +40,7 @@ struct RetentionCommand: Subcommand, Equatable {
     init(parsing arguments: ParsedArguments, context: ParseContext) throws(UsageError) {
         if let text = arguments.positionals.first {
             guard text.allSatisfy({ ("0"..."9").contains($0) }), let days = Int(text), days <= Self.maximumDays else {
-                throw UsageError("DAYS must be a whole number of days, 0 or more, not '\(text)'")
+                throw UsageError(localized("DAYS must be a whole number of days, 0 or more, not '{text}'", ["text": text]))
             }
             self.days = days
         }
@@ -60,8 +60,14 @@ struct RetentionCommand: Subcommand, Equatable {
     }
 
     static func text(_ days: Int, changed: Bool) -> String {
-        let span = days == 0 ? "forever" : days == 1 ? "for 1 day" : "for \(days) days"
-        return "Listens are \(changed ? "now " : "")kept \(span).\n"
+        let sentence =
+            switch (changed, days) {
+            case (false, 0): localized("Listens are kept forever.")
+            case (true, 0): localized("Listens are now kept forever.")
+            case (false, _): localizedPlural("Listens are kept for {count} day.", "Listens are kept for {count} days.", count: days)
+            case (true, _): localizedPlural("Listens are now kept for {count} day.", "Listens are now kept for {count} days.", count: days)
+            }
+        return sentence + "\n"
     }
 
     static func json(_ days: Int) -> String {

@@ -14,7 +14,7 @@ struct RulesCommand: Subcommand, Equatable {
     ]
     static let usage = "broker-ctl rules ([--json | --ids] | remove ID)"
 
-    static let discussion = """
+    static let discussion = localized("""
         'broker-ctl edit ID ... --from-now-on' corrects a listen and keeps the correction as a rule:
         a later listen of the same app, told with the same title and artists as that listen first
         was, is recorded with the corrected words. Opted-out apps and sites, excluded tracks and a
@@ -24,7 +24,7 @@ struct RulesCommand: Subcommand, Equatable {
         Examples:
           broker-ctl rules
           broker-ctl rules remove 3
-        """
+        """)
 
     typealias Format = ListFormat
 
@@ -45,10 +45,10 @@ struct RulesCommand: Subcommand, Equatable {
             action = .list(format)
             return
         }
-        guard verb == "remove" else { throw UsageError("expected 'remove ID', not '\(verb.prefix(64))'") }
-        guard format == .table else { throw UsageError("'rules remove' takes no --json or --ids") }
+        guard verb == "remove" else { throw UsageError(localized("expected 'remove ID', not '{word}'", ["word": String(verb.prefix(64))])) }
+        guard format == .table else { throw UsageError(localized("'rules remove' takes no --json or --ids")) }
         guard arguments.positionals.count == 2, let id = Int64(arguments.positionals[1]), id > 0 else {
-            throw UsageError("'rules remove' takes the rule's id, a positive number, as 'broker-ctl rules' lists it")
+            throw UsageError(localized("'rules remove' takes the rule's id, a positive number, as 'broker-ctl rules' lists it"))
         }
         action = .remove(id)
     }
@@ -58,7 +58,7 @@ struct RulesCommand: Subcommand, Equatable {
         switch action {
         case .remove(let id):
             try await broker.removeRule(id)
-            environment.standardOutput.write("Removed rule \(id): later listens are recorded as told.\n")
+            environment.standardOutput.write(localized("Removed rule {id}: later listens are recorded as told.", ["id": String(id)]) + "\n")
         case .list(let format):
             let rules = try await broker.rules()
             let output: String

@@ -27,7 +27,7 @@ struct SuggestCommand: Subcommand, Equatable {
         ArgumentSpec(name: "on|off|status", isOptional: true, help: localized("Turn suggestions on, off, or show them (the default)."))
     ]
 
-    static let discussion = """
+    static let discussion = localized("""
         Once a day at the time you choose, when the day holds a moment worth writing about (three
         listens or more, ten minutes or more; else the same date in an earlier year), a notification
         offers it: Write about it opens your journal app at that moment, Not today sends nothing
@@ -41,7 +41,7 @@ struct SuggestCommand: Subcommand, Equatable {
           broker-ctl suggest on --at 21:30
           broker-ctl suggest --app org.example.Journal
           broker-ctl suggest off
-        """
+        """)
 
     var action = Action.status
     var time: String?
@@ -58,20 +58,20 @@ struct SuggestCommand: Subcommand, Equatable {
 
     init(parsing arguments: ParsedArguments, context: ParseContext) throws(UsageError) {
         if let word = arguments.positionals.first {
-            guard let action = Action(rawValue: word) else { throw UsageError("expected on, off or status, not '\(word.prefix(64))'") }
+            guard let action = Action(rawValue: word) else { throw UsageError(localized("expected on, off or status, not '{word}'", ["word": String(word.prefix(64))])) }
             self.action = action
         }
         time = arguments.value(of: Option.at)
         if let time {
-            guard action == .on else { throw UsageError("--at goes with on") }
-            guard TimeOfDay(parsing: time) != nil else { throw UsageError("--at takes a time of day, HH:MM (24-hour), not '\(time.prefix(64))'") }
+            guard action == .on else { throw UsageError(localized("--at goes with on")) }
+            guard TimeOfDay(parsing: time) != nil else { throw UsageError(localized("--at takes a time of day, HH:MM (24-hour), not '{text}'", ["text": String(time.prefix(64))])) }
         }
         let chosen = arguments.value(of: Option.app)
         if arguments.contains(Option.noApp) {
-            guard chosen == nil else { throw UsageError("give --app or --no-app, not both") }
+            guard chosen == nil else { throw UsageError(localized("give --app or --no-app, not both")) }
             app = .some(nil)
         } else if let chosen {
-            guard !chosen.isEmpty else { throw UsageError("--app takes a desktop-file id; --no-app chooses none") }
+            guard !chosen.isEmpty else { throw UsageError(localized("--app takes a desktop-file id; --no-app chooses none")) }
             app = .some(chosen)
         }
         printsJSON = arguments.contains(Option.json)
@@ -94,20 +94,24 @@ struct SuggestCommand: Subcommand, Equatable {
     }
 
     static func text(_ time: String?, _ chosen: String?, _ apps: [JournalAppInfo]) -> String {
-        var lines = [time.map { "Journaling suggestions are on: one a day at \($0)." } ?? "Journaling suggestions are off."]
+        var lines = [
+            time.map { localized("Journaling suggestions are on: one a day at {time}.", ["time": $0]) }
+                ?? localized("Journaling suggestions are off.")
+        ]
         if let chosen {
             let name = apps.first { $0.id == chosen }?.name ?? chosen
-            lines.append("Write about it opens \(name) (\(chosen)).")
+            // TRANSLATORS: "Write about it" is the suggestion notification's button; {name} is the journal app's name, {id} its desktop-file id.
+            lines.append(localized("Write about it opens {name} ({id}).", ["name": name, "id": chosen]))
         } else {
-            lines.append("No journal app is chosen: choose one with --app ID.")
+            lines.append(localized("No journal app is chosen: choose one with --app ID."))
         }
         if apps.isEmpty {
-            lines.append("No journal app is installed (one declares X-MediaBroker-Suggestion-URL in its desktop file).")
+            lines.append(localized("No journal app is installed (one declares X-MediaBroker-Suggestion-URL in its desktop file)."))
         } else {
-            lines.append("Journal apps:")
+            lines.append(localized("Journal apps:"))
             for app in apps {
                 let mark = app.id == chosen ? "*" : " "
-                lines.append("  \(mark) \(app.id)  \(app.name)" + (app.problem.map { "  (cannot take suggestions: \($0))" } ?? ""))
+                lines.append("  \(mark) \(app.id)  \(app.name)" + (app.problem.map { "  " + localized("(cannot take suggestions: {problem})", ["problem": $0]) } ?? ""))
             }
         }
         return lines.map { $0 + "\n" }.joined()
