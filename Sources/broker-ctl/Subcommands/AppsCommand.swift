@@ -9,7 +9,7 @@ struct AppsCommand: Subcommand, Equatable {
     static let options = ListFormat.options
     static let usage = "broker-ctl apps [--json | --ids]"
 
-    static let discussion = """
+    static let discussion = localized("""
         The first line says what becomes of new apps (broker-ctl new-apps). RECORDED says, for each
         app: 'allowed' (by you: broker-ctl opt-in or a question's Record), 'yes' (a new app while
         new apps are recorded), 'asks first' or 'no' (a new app while new apps are asked about or
@@ -19,7 +19,7 @@ struct AppsCommand: Subcommand, Equatable {
         Examples:
           broker-ctl apps
           broker-ctl apps --ids
-        """
+        """)
 
     typealias Format = ListFormat
 

@@ -17,7 +17,7 @@ struct DayCommand: Subcommand, Equatable {
         ArgumentSpec(name: "DATE", isOptional: true, help: localized("The day: today (default), yesterday, 2026-12-02, or a WHEN in it."))
     ]
 
-    static let discussion = """
+    static let discussion = localized("""
         A listening day runs from 04:00 local time to 04:00 the next morning, as moments are cut:
         a night out belongs to the day it began, and no moment is split between two days. So
         before 04:00, today is still the day before. DATE is today, yesterday, an ISO-8601 date
@@ -35,7 +35,7 @@ struct DayCommand: Subcommand, Equatable {
           broker-ctl day --format markdown >> ~/Notes/Daily/$(date +%F).md
           broker-ctl day yesterday --format markdown >> ~/Notes/Daily/$(date -d yesterday +%F).md
           broker-ctl day 2026-12-02 --format json | jq -r .title
-        """
+        """)
 
     var day: ListeningDay
     var output = OutputStyle.text
@@ -64,7 +64,8 @@ struct DayCommand: Subcommand, Equatable {
         do throws(InvalidTimeError) {
             instant = try TimeExpression.date(from: text, now: context.now, timeZone: zone)
         } catch {
-            throw UsageError("DATE: \(error)")
+            // TRANSLATORS: DATE is the argument's name in the usage line, kept as it is; {error} says what is wrong with it.
+            throw UsageError(localized("DATE: {error}", ["error": error.description]))
         }
         // A date alone (2026-12-02) reads as its local midnight, which is still the night of the
         // day before: it names its own date instead.
@@ -84,7 +85,7 @@ struct DayCommand: Subcommand, Equatable {
         case .standard, .markdown, .text:
             // A day has no layout of its own: what no --format names is text.
             let diary = Diary(moments: moments, tracks: tracks, timeZone: zone, showsArt: output.showsArt)
-            DiaryOutput.write(diary, as: output.format, ifEmpty: "No moments on \(day.isoText).\n", in: environment)
+            DiaryOutput.write(diary, as: output.format, ifEmpty: localized("No moments on {date}.", ["date": day.isoText]) + "\n", in: environment)
         }
     }
 

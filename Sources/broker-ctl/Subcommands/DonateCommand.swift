@@ -25,7 +25,7 @@ struct DonateCommand: Subcommand, Equatable {
     /// A day: longer is a typo, not a track.
     static let maximumLength: Double = 86_400
 
-    static let discussion = """
+    static let discussion = localized("""
         Prints the id of the new listen. The broker applies the same rules as to any player: nothing
         is recorded while media recording is off (exit status 1) or when the app is opted out.
 
@@ -34,7 +34,7 @@ struct DonateCommand: Subcommand, Equatable {
         Examples:
           broker-ctl donate --app org.example.Radio --title "Teardrop" --artist "Massive Attack"
           broker-ctl donate --app shell --title "Duet" --artist A --artist B --started 10m --length 215
-        """
+        """)
 
     var donation: Donation
     var printsJSON = false
@@ -45,19 +45,19 @@ struct DonateCommand: Subcommand, Equatable {
     }
 
     init(parsing arguments: ParsedArguments, context: ParseContext) throws(UsageError) {
-        guard let app = try arguments.appID(of: Option.app) else { throw UsageError("missing '--app ID'") }
-        guard let title = arguments.value(of: Option.title) else { throw UsageError("missing '--title T'") }
-        guard !title.isEmpty else { throw UsageError("--title cannot be empty") }
+        guard let app = try arguments.appID(of: Option.app) else { throw UsageError(localized("missing '--app ID'")) }
+        guard let title = arguments.value(of: Option.title) else { throw UsageError(localized("missing '--title T'")) }
+        guard !title.isEmpty else { throw UsageError(localized("--title cannot be empty")) }
         let artists = arguments.values(of: Option.artist)
-        if artists.contains(where: \.isEmpty) { throw UsageError("--artist cannot be empty") }
+        if artists.contains(where: \.isEmpty) { throw UsageError(localized("--artist cannot be empty")) }
         let album = arguments.value(of: Option.album)
-        if album?.isEmpty == true { throw UsageError("--album cannot be empty") }
+        if album?.isEmpty == true { throw UsageError(localized("--album cannot be empty")) }
         let started = try arguments.date(of: Option.started, context)
-        if let started, started > context.now { throw UsageError("--started cannot be in the future") }
+        if let started, started > context.now { throw UsageError(localized("--started cannot be in the future")) }
         var length: Duration?
         if let text = arguments.value(of: Option.length) {
             guard let seconds = Self.seconds(text), seconds > 0, seconds <= Self.maximumLength else {
-                throw UsageError("--length must be a number of seconds above 0 and at most 86400, not '\(text)'")
+                throw UsageError(localized("--length must be a number of seconds above 0 and at most 86400, not '{text}'", ["text": text]))
             }
             length = .milliseconds(Int64((seconds * 1000).rounded()))
         }

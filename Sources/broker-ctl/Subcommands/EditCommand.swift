@@ -20,7 +20,7 @@ struct EditCommand: Subcommand, Equatable {
     static let arguments = [ArgumentSpec(name: "ID", isOptional: false, help: localized("The listen's id, as 'broker-ctl recent --json' prints it."))]
     static let usage = "broker-ctl edit ID ([--title T] [--artist A]... [--album B] [--from-now-on] | --undo) [--json]"
 
-    static let discussion = """
+    static let discussion = localized("""
         Journaling apps, exports and 'broker-ctl recent' show the corrected words from now on; the
         words first recorded are kept, so --undo puts them back. With --from-now-on the
         correction becomes a rule: the same app's later listens told with the words this one was
@@ -30,7 +30,7 @@ struct EditCommand: Subcommand, Equatable {
           broker-ctl edit 42 --title Teardrop --artist "Massive Attack"
           broker-ctl edit 42 --title Teardrop --from-now-on
           broker-ctl edit 42 --undo
-        """
+        """)
 
     var id: Int64
     var title: String?
@@ -52,8 +52,10 @@ struct EditCommand: Subcommand, Equatable {
     }
 
     init(parsing arguments: ParsedArguments, context: ParseContext) throws(UsageError) {
-        guard let word = arguments.positionals.first else { throw UsageError("missing ID") }
-        guard let id = Int64(word), id > 0 else { throw UsageError("ID is a listen's id, a positive number, not '\(word.prefix(64))'") }
+        // TRANSLATORS: ID is the argument's name in the usage line, kept as it is.
+        guard let word = arguments.positionals.first else { throw UsageError(localized("missing ID")) }
+        // TRANSLATORS: ID is the argument's name in the usage line, kept as it is; {word} is what was given instead.
+        guard let id = Int64(word), id > 0 else { throw UsageError(localized("ID is a listen's id, a positive number, not '{word}'", ["word": String(word.prefix(64))])) }
         self.id = id
         title = arguments.value(of: Option.title)
         let artists = arguments.values(of: Option.artist)
@@ -63,9 +65,9 @@ struct EditCommand: Subcommand, Equatable {
         undoes = arguments.contains(Option.undo)
         printsJSON = arguments.contains(Option.json)
         let changes = title != nil || self.artists != nil || album != nil
-        if undoes, changes || fromNowOn { throw UsageError("--undo takes no --title, --artist, --album or --from-now-on") }
-        if !undoes, !changes { throw UsageError("say what to correct: --title, --artist or --album (or --undo)") }
-        if let title, title.isEmpty { throw UsageError("--title must not be empty") }
+        if undoes, changes || fromNowOn { throw UsageError(localized("--undo takes no --title, --artist, --album or --from-now-on")) }
+        if !undoes, !changes { throw UsageError(localized("say what to correct: --title, --artist or --album (or --undo)")) }
+        if let title, title.isEmpty { throw UsageError(localized("--title must not be empty")) }
     }
 
     func run(in environment: RunEnvironment) async throws {
@@ -76,8 +78,15 @@ struct EditCommand: Subcommand, Equatable {
         if printsJSON {
             environment.standardOutput.write(RecentOutput.jsonLines([asset]))
         } else {
-            environment.standardOutput.write("\(undoes ? "Undone" : "Corrected"): listen \(id) now reads \(asset.summary ?? asset.title ?? "-").\n")
-            if fromNowOn { environment.standardOutput.write("Later listens of the same words from this app are corrected too ('broker-ctl rules').\n") }
+            let reads = asset.summary ?? asset.title ?? "-"
+            let line = undoes
+                ? localized("Undone: listen {id} now reads {summary}.", ["id": String(id), "summary": reads])
+                : localized("Corrected: listen {id} now reads {summary}.", ["id": String(id), "summary": reads])
+            environment.standardOutput.write(line + "\n")
+            if fromNowOn {
+                environment.standardOutput.write(
+                    localized("Later listens of the same words from this app are corrected too ('broker-ctl rules').") + "\n")
+            }
         }
     }
 }

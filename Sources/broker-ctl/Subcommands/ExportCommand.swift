@@ -19,7 +19,7 @@ struct ExportCommand: Subcommand, Equatable {
     /// The contract's largest page.
     static let pageSize = 1000
 
-    static let discussion = """
+    static let discussion = localized("""
         json writes one JSON array of listens, newest first, with the keys of 'recent --json'.
         listenbrainz writes ListenBrainz's import document ({"listen_type": "import", "payload": [...]}):
         listened_at is the start in Unix seconds, and additional_info carries duration_ms,
@@ -33,7 +33,7 @@ struct ExportCommand: Subcommand, Equatable {
         Examples:
           broker-ctl export > history.json
           broker-ctl export --since 2026-01-01 --format listenbrainz > listens.json
-        """
+        """)
 
     var since: Date?
     var until: Date?
@@ -52,7 +52,7 @@ struct ExportCommand: Subcommand, Equatable {
         appID = try arguments.appID(of: Option.app)
         if let text = arguments.value(of: Option.format) {
             guard let format = ExportFormat(rawValue: text) else {
-                throw UsageError("--format must be json or listenbrainz, not '\(text)'")
+                throw UsageError(localized("--format must be json or listenbrainz, not '{text}'", ["text": text]))
             }
             self.format = format
         }
@@ -69,7 +69,7 @@ struct ExportCommand: Subcommand, Equatable {
             environment.standardOutput.write(writer.render(page))
             let following = try await nextPage(of: broker, after: last.id)
             if following.last?.id == last.id {
-                throw CommandFailure("the broker answered the same page twice; the export is incomplete")
+                throw CommandFailure(localized("the broker answered the same page twice; the export is incomplete"))
             }
             page = following
         }

@@ -12,7 +12,7 @@ struct FollowCommand: Subcommand, Equatable {
 
     static let options = [Option.json]
 
-    static let discussion = """
+    static let discussion = localized("""
         Each line is written as soon as the broker records the listen, also into a pipe. Ctrl-C
         (SIGINT) or SIGTERM stops following with exit status 0; losing the session bus ends it with
         status 1. Times are local.
@@ -20,10 +20,12 @@ struct FollowCommand: Subcommand, Equatable {
         Examples:
           broker-ctl follow
           broker-ctl follow --json | jq -r '.artist + " - " + .title'
-        """
+        """)
 
-    static let connectionLostMessage = "the connection to the media broker was lost; no more listens will arrive"
-    static let mediaOffNote = "broker-ctl: media recording is switched off; nothing will be recorded until 'broker-ctl media on'\n"
+    static var connectionLostMessage: String { localized("the connection to the media broker was lost; no more listens will arrive") }
+    static var mediaOffNote: String {
+        localized("broker-ctl: media recording is switched off; nothing will be recorded until 'broker-ctl media on'") + "\n"
+    }
 
     var printsJSON = false
 

@@ -20,7 +20,7 @@ struct HelpCommand: Subcommand, Equatable {
     init(parsing arguments: ParsedArguments, context: ParseContext) throws(UsageError) {
         topic = arguments.positionals.first
         if let topic, BrokerCtl.subcommand(named: topic) == nil {
-            throw UsageError("unknown subcommand '\(topic)'")
+            throw UsageError(localized("unknown subcommand '{subcommand}'", ["subcommand": topic]))
         }
     }
 

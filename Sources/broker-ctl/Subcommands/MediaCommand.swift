@@ -19,14 +19,14 @@ struct MediaCommand: Subcommand, Equatable {
         ArgumentSpec(name: "on|off|status", isOptional: true, help: localized("Switch recording on, off, or show it (the default)."))
     ]
 
-    static let discussion = """
+    static let discussion = localized("""
         Off: nothing new is recorded from any player or donation, a listen in progress is dropped,
         and journaling apps get no media. What is already recorded stays until you purge it.
 
         Examples:
           broker-ctl media off
           broker-ctl media status --json
-        """
+        """)
 
     var action = Action.status
     var printsJSON = false
@@ -39,7 +39,7 @@ struct MediaCommand: Subcommand, Equatable {
     init(parsing arguments: ParsedArguments, context: ParseContext) throws(UsageError) {
         if let word = arguments.positionals.first {
             guard let action = Action(rawValue: word) else {
-                throw UsageError("expected on, off or status, not '\(word)'")
+                throw UsageError(localized("expected on, off or status, not '{word}'", ["word": word]))
             }
             self.action = action
         }

@@ -27,7 +27,7 @@ struct MomentsCommand: Subcommand, Equatable {
     static let usage =
         "broker-ctl moments [--limit N] [--since WHEN] [--until WHEN | --on-this-day WHEN] [--gap DURATION] [--app ID] [--json | --format \(OutputStyle.formatPlaceholder)] [--no-art]"
 
-    static let discussion = """
+    static let discussion = localized("""
         A moment is a run of listens, across apps, each starting no more than DURATION after the
         one before ended; it holds at most 13 listens and never crosses 04:00. Its title is the
         album or artist heard for most of it, the show of a podcast, or the part of the day.
@@ -49,7 +49,7 @@ struct MomentsCommand: Subcommand, Equatable {
           broker-ctl moments --gap 15m --json | jq -r .title
           broker-ctl moments --since 1w --format markdown > week.md
           broker-ctl moments --on-this-day today
-        """
+        """)
 
     var limit = 20
     var since: Date?
@@ -77,16 +77,17 @@ struct MomentsCommand: Subcommand, Equatable {
         if let text = arguments.value(of: Option.gap) {
             do throws(InvalidTimeError) {
                 let seconds = try TimeExpression.duration(from: text)
-                guard Self.gapRange.contains(seconds) else { throw InvalidTimeError(text: text, reason: "a gap is 1m to 6h") }
+                guard Self.gapRange.contains(seconds) else { throw InvalidTimeError(text: text, reason: localized("a gap is 1m to 6h")) }
                 gap = seconds
             } catch {
-                throw UsageError("--gap: \(error.reason) ('\(text)')")
+                // TRANSLATORS: {reason} says what is wrong with the value of --gap, which {text} is.
+                throw UsageError(localized("--gap: {reason} ('{text}')", ["reason": error.reason, "text": text]))
             }
         }
         (since, until) = try arguments.range(since: Option.since, until: Option.until, context)
         onThisDay = try arguments.date(of: Option.onThisDay, context)
         if onThisDay != nil, since != nil || until != nil {
-            throw UsageError("--on-this-day chooses the days itself: give it without --since and --until")
+            throw UsageError(localized("--on-this-day chooses the days itself: give it without --since and --until"))
         }
         appID = try arguments.appID(of: Option.app)
         output = try OutputStyle(parsing: arguments, format: Option.format, json: Option.json)

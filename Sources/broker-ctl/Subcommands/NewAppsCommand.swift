@@ -15,7 +15,7 @@ struct NewAppsCommand: Subcommand, Equatable {
         ArgumentSpec(name: "record|ask|ignore", isOptional: true, help: localized("The new mode; without it, show the mode in force."))
     ]
 
-    static let discussion = """
+    static let discussion = localized("""
         A new app is one you have neither allowed (opt-in) nor opted out.
           record  record it at once (the default)
           ask     hold its first listens in memory and ask you once, in a notification, whether to
@@ -29,7 +29,7 @@ struct NewAppsCommand: Subcommand, Equatable {
         Examples:
           broker-ctl new-apps ask
           broker-ctl opt-in spotify
-        """
+        """)
 
     var mode: NewAppsMode?
     var printsJSON = false
@@ -41,7 +41,7 @@ struct NewAppsCommand: Subcommand, Equatable {
 
     init(parsing arguments: ParsedArguments, context: ParseContext) throws(UsageError) {
         if let word = arguments.positionals.first {
-            guard let mode = NewAppsMode(rawValue: word) else { throw UsageError("expected record, ask or ignore, not '\(word)'") }
+            guard let mode = NewAppsMode(rawValue: word) else { throw UsageError(localized("expected record, ask or ignore, not '{word}'", ["word": word])) }
             self.mode = mode
         }
         printsJSON = arguments.contains(Option.json)

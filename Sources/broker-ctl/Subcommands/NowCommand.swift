@@ -12,14 +12,14 @@ struct NowCommand: Subcommand, Equatable {
 
     static let options = [Option.json]
 
-    static let discussion = """
+    static let discussion = localized("""
         LISTENED is how long the current track has actually been heard: pauses and seeks do not count.
         A track shows here while it plays and appears in 'broker-ctl recent' once its listen is recorded.
 
         Examples:
           broker-ctl now
           broker-ctl now --json | jq -r .title
-        """
+        """)
 
     var printsJSON = false
 

@@ -13,7 +13,7 @@ struct OptInCommand: Subcommand, Equatable {
     ]
     static let usage = "broker-ctl opt-in (APP | --site SITE)"
 
-    static let discussion = """
+    static let discussion = localized("""
         Allows the app: any opt-out of it is withdrawn, and it is recorded (and its kept listens are
         shown again) whatever 'broker-ctl new-apps' says. An app that opted itself out stays out
         until it opts back in. With --site, listens on that site in web browsers are recorded again.
@@ -21,7 +21,7 @@ struct OptInCommand: Subcommand, Equatable {
         Examples:
           broker-ctl opt-in spotify
           broker-ctl opt-in --site youtube.com
-        """
+        """)
 
     var target: OptOutCommand.Target
 
@@ -38,16 +38,19 @@ struct OptInCommand: Subcommand, Equatable {
         guard case .app(let appID) = target else {
             guard case .site(let site) = target else { return }
             try await broker.setSiteOptedOut(site, false)
-            return environment.standardOutput.write("Opted in \(site): what web browsers play on it is recorded again.\n")
+            return environment.standardOutput.write(
+                localized("Opted in {site}: what web browsers play on it is recorded again.", ["site": site]) + "\n")
         }
         try await broker.setAppOptedOut(appID, false)
         // Only the app can withdraw its own opt-out: say so rather than claim it is recorded.
         let app = try await broker.apps().first { $0.appID == appID }
         if let app, app.isOptedOut, app.optedOutBy == .app {
             environment.standardOutput.write(
-                "Withdrew your opt-out of \(appID), but the app has opted itself out: it stays unrecorded until it opts back in.\n")
+                localized(
+                    "Withdrew your opt-out of {app}, but the app has opted itself out: it stays unrecorded until it opts back in.",
+                    ["app": appID]) + "\n")
         } else {
-            environment.standardOutput.write("Allowed \(appID): it is recorded and shown.\n")
+            environment.standardOutput.write(localized("Allowed {app}: it is recorded and shown.", ["app": appID]) + "\n")
         }
     }
 }

@@ -26,7 +26,7 @@ struct OptOutCommand: Subcommand, Equatable {
     ]
     static let usage = "broker-ctl opt-out (APP | --site SITE) [--purge [--yes]]"
 
-    static let discussion = """
+    static let discussion = localized("""
         From now on nothing of APP is recorded, and its past listens are hidden from every journaling
         app; they stay in the history until purged. With --site, a listen in any web browser on that
         site (or one of its subdomains) is not recorded; its past listens stay, and are shown, until
@@ -37,7 +37,7 @@ struct OptOutCommand: Subcommand, Equatable {
           broker-ctl opt-out spotify
           broker-ctl opt-out org.example.Podcasts --purge --yes
           broker-ctl opt-out --site youtube.com
-        """
+        """)
 
     var target: Target
     var purges = false
@@ -53,30 +53,30 @@ struct OptOutCommand: Subcommand, Equatable {
         target = try Self.target(arguments)
         purges = arguments.contains(Option.purge)
         assumeYes = arguments.contains(Option.yes)
-        if assumeYes && !purges { throw UsageError("--yes only applies with --purge") }
+        if assumeYes && !purges { throw UsageError(localized("--yes only applies with --purge")) }
     }
 
     /// The APP positional, or `--site`, of `opt-out` and `opt-in`: exactly one.
     static func target(_ arguments: ParsedArguments) throws(UsageError) -> Target {
         let app = arguments.positionals.first
         switch (app, arguments.value(of: Option.site)) {
-        case (nil, nil): throw UsageError("give an app id, such as mpv, or --site SITE")
-        case (_?, _?): throw UsageError("give an app id or --site, not both")
+        case (nil, nil): throw UsageError(localized("give an app id, such as mpv, or --site SITE"))
+        case (_?, _?): throw UsageError(localized("give an app id or --site, not both"))
         case (let app?, nil):
-            guard !app.isEmpty else { throw UsageError("APP needs an app id, such as mpv") }
-            guard AssetContract.isAppID(app) else { throw UsageError("'\(app.prefix(64))' is no app id: \(AssetContract.appIDRule)") }
+            // TRANSLATORS: APP is the argument's name in the usage line, kept as it is.
+            guard !app.isEmpty else { throw UsageError(localized("APP needs an app id, such as mpv")) }
+            // TRANSLATORS: {app} is what was given; {rule} is the rule an app id follows, in English.
+            guard AssetContract.isAppID(app) else { throw UsageError(localized("'{app}' is no app id: {rule}", ["app": String(app.prefix(64)), "rule": AssetContract.appIDRule])) }
             return .app(app)
         case (nil, let text?):
-            guard let site = AssetContract.site(normalizing: text) else { throw UsageError("'\(text.prefix(64))' is no site: give a host name, like youtube.com") }
+            guard let site = AssetContract.site(normalizing: text) else { throw UsageError(localized("'{site}' is no site: give a host name, like youtube.com", ["site": String(text.prefix(64))])) }
             return .site(site)
         }
     }
 
     func run(in environment: RunEnvironment) async throws {
         if purges {
-            try Confirmation.obtain(
-                "Opt out \(target.name) and delete all \(target.itsListens) for good?", assumeYes: assumeYes,
-                subcommand: Self.name, in: environment)
+            try Confirmation.obtain(target.purgeQuestion, assumeYes: assumeYes, subcommand: Self.name, in: environment)
         }
         let broker = try environment.connectToBroker()
         // Opted out first, so nothing new is recorded between the purge and the opt-out.
@@ -86,7 +86,9 @@ struct OptOutCommand: Subcommand, Equatable {
         }
         guard purges else { return environment.standardOutput.write(target.optedOutMessage) }
         let removed = try await broker.purge(target.scope)
-        environment.standardOutput.write("Opted out \(target.name) and deleted \(PurgeCommand.listens(removed)).\n")
+        environment.standardOutput.write(
+            localizedPlural("Opted out {name} and deleted {count} listen.", "Opted out {name} and deleted {count} listens.", count: removed,
+                            ["name": target.name]) + "\n")
     }
 }
 
@@ -99,10 +101,11 @@ extension OptOutCommand.Target {
         }
     }
 
-    var itsListens: String {
+    /// What `--purge` asks before it deletes.
+    var purgeQuestion: String {
         switch self {
-        case .app: "its listens"
-        case .site: "listens on it"
+        case .app(let appID): localized("Opt out {app} and delete all its listens for good?", ["app": appID])
+        case .site(let site): localized("Opt out {site} and delete all listens on it for good?", ["site": site])
         }
     }
 
@@ -117,11 +120,13 @@ extension OptOutCommand.Target {
     var optedOutMessage: String {
         switch self {
         case .app(let appID):
-            "Opted out \(appID): nothing of it is recorded or shown any more. "
-                + "'broker-ctl opt-out \(appID) --purge' also deletes its past listens.\n"
+            localized(
+                "Opted out {app}: nothing of it is recorded or shown any more. 'broker-ctl opt-out {app} --purge' also deletes its past listens.",
+                ["app": appID]) + "\n"
         case .site(let site):
-            "Opted out \(site): nothing played on it in a web browser is recorded any more. "
-                + "'broker-ctl opt-out --site \(site) --purge' also deletes its past listens.\n"
+            localized(
+                "Opted out {site}: nothing played on it in a web browser is recorded any more. 'broker-ctl opt-out --site {site} --purge' also deletes its past listens.",
+                ["site": site]) + "\n"
         }
     }
 }
