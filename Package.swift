@@ -16,7 +16,8 @@
 //   Locking               the one lock (a pthread mutex ThreadSanitizer sees) and its conditions
 //   AssetContract         the asset a{sv} declared once: keys, types, limits, meanings
 //   Localization          the person's language: gettext's catalogs (domain media-broker) and
-//                         the locale's formats, for the windows, notifications and broker-ctl
+//                         the locale's formats, for the windows, notifications, broker-ctl
+//                         and the client library's errors
 //   ClientMomentText      a moment the client library read, worded in the person's language
 //   CGtk                  GTK 4 and libadwaita (module map + shim header)
 //   SwiftGtk              the only importer of CGtk: widgets, signals, the main loop
@@ -55,7 +56,7 @@ let package = Package(
         .target(name: "PickerChannel", swiftSettings: strict),
         .target(name: "BrokerCore", dependencies: ["Clocks", "AssetContract"], swiftSettings: strict),
         .target(name: "MediaBroker", dependencies: ["BrokerCore", "SwiftDBus", "CSQLite", "Clocks", "Locking", "MediaBrokerVersion", "AssetContract", "PickerChannel", "BoundedFile", "Localization"], swiftSettings: strict),
-        .target(name: "MediaDonationClient", dependencies: ["SwiftDBus", "Clocks", "MediaBrokerVersion", "AssetContract"], swiftSettings: strict),
+        .target(name: "MediaDonationClient", dependencies: ["SwiftDBus", "Clocks", "MediaBrokerVersion", "AssetContract", "Localization"], swiftSettings: strict),
         .target(name: "ClientMomentText", dependencies: ["MediaDonationClient", "Localization"], swiftSettings: strict),
         .target(name: "MediaPicker", dependencies: ["SwiftGtk", "PickerChannel", "MediaDonationClient", "MediaBrokerVersion", "BoundedFile", "Clocks", "Localization", "ClientMomentText"], swiftSettings: strict),
 
@@ -75,7 +76,7 @@ let package = Package(
         .testTarget(name: "MediaPickerTests", dependencies: ["MediaPicker", "MediaDonationClient", "PickerChannel", "ClientMomentText"], swiftSettings: strict),
         .testTarget(name: "LocalizationTests", dependencies: ["Localization", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "MediaDonationClientTests", dependencies: ["MediaDonationClient", "SwiftDBus"], swiftSettings: strict),
-        .testTarget(name: "BrokerCtlTests", dependencies: ["broker-ctl", "MediaDonationClient", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "BrokerCtlTests", dependencies: ["broker-ctl", "MediaDonationClient", "TestSupport", "AssetContract"], swiftSettings: strict),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["MediaDonationClient", "BrokerCore", "MediaBroker", "AssetContract", "SwiftDBus", "TestSupport", "media-broker", "broker-ctl",

@@ -1,3 +1,5 @@
+internal import Localization
+
 /// Why a call to the broker failed.
 public enum MediaBrokerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No session bus could be reached (no `DBUS_SESSION_BUS_ADDRESS`, or it refused us).
@@ -21,15 +23,22 @@ public enum MediaBrokerError: Error, Sendable, Equatable, CustomStringConvertibl
     /// Any other D-Bus error, with its name and message, or a reply the client did not understand.
     case busFailure(name: String, message: String)
 
+    /// The failure in a sentence for a person, in their language: the fixed words are looked up
+    /// in the `media-broker` gettext domain, whose catalogs the Debian package installs in
+    /// `/usr/share/locale`. The library does not bind the domain, so gettext reads them there, and
+    /// an app using the library gets them too once it has taken its locale from the environment
+    /// (`setlocale(LC_ALL, "")`, which GTK's start-up does); in the C locale they are English.
+    /// What the broker or the bus said (the text inside `busUnavailable`, `invalidArguments`,
+    /// `appNotAllowed`, `accessDenied` and `busFailure`) is their English D-Bus message, kept as is.
     public var description: String {
         switch self {
-        case .busUnavailable(let why): "cannot reach the session bus: \(why)"
-        case .brokerNotRunning: "the media broker is not running (org.mediabroker.MediaBroker1 has no owner)"
-        case .invalidArguments(let why): "invalid arguments: \(why)"
-        case .mediaDisabled: "media recording is switched off"
-        case .paused: "recording is paused"
+        case .busUnavailable(let why): localized("cannot reach the session bus: {why}", ["why": why])
+        case .brokerNotRunning: localized("the media broker is not running ({name} has no owner)", ["name": "org.mediabroker.MediaBroker1"])
+        case .invalidArguments(let why): localized("invalid arguments: {why}", ["why": why])
+        case .mediaDisabled: localized("media recording is switched off")
+        case .paused: localized("recording is paused")
         case .appNotAllowed(let why): why
-        case .accessDenied(let why): "access denied: \(why)"
+        case .accessDenied(let why): localized("access denied: {why}", ["why": why])
         case .busFailure(let name, let message): "\(name): \(message)"
         }
     }

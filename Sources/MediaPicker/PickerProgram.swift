@@ -11,9 +11,12 @@ import Glibc
 /// `MEDIA_BROKER_PICKER_FD`), or by the person with `--settings`.
 @MainActor
 public enum PickerProgram {
-    public static let usage = """
-        Usage: media-broker-picker --settings
-               media-broker-picker --help | --version
+    /// What `--help` prints, in the person's language; the two synopsis lines stay as typed.
+    public static var usage: String {
+        // TRANSLATORS: media-broker-picker --help. {usage} is the "Usage: …" line with the command's
+        // two forms. Keep the options and names as they are and the descriptions in one column.
+        localized("""
+        {usage}
 
         Listening History: the windows of MediaBroker.
 
@@ -25,7 +28,15 @@ public enum PickerProgram {
         Without --settings it is the picker that media-broker starts when a journaling app calls
         PickMedia, or to copy a suggested moment as text when no journal app is chosen; it reads
         the request from the channel media-broker hands it and cannot be started by hand.
-        """
+        """, ["usage": localized("Usage: {usage}", ["usage": synopsis])])
+    }
+
+    /// The command's two forms, the same in every language; the second lines up under the first,
+    /// after "Usage: " as long as the person's language words it.
+    static var synopsis: String {
+        let indent = String(repeating: " ", count: localized("Usage: {usage}", ["usage": ""]).count)
+        return "media-broker-picker --settings\n" + indent + "media-broker-picker --help | --version"
+    }
 
     public static func main(arguments: [String], environment: [String: String]) -> Int32 {
         switch arguments.dropFirst().first {
@@ -40,14 +51,16 @@ public enum PickerProgram {
         case nil:
             return pick(environment: environment)
         case let other?:
-            fail("unknown option '\(other)'\n\n\(usage)")
+            fail(localized("unknown option '{option}'", ["option": other]) + "\n\n" + usage)
             return 2
         }
     }
 
     private static func pick(environment: [String: String]) -> Int32 {
         guard let number = environment[ChannelSocket.environmentKey].flatMap({ Int32($0) }), number >= 0 else {
-            fail("no request: media-broker starts the picker for an app's PickMedia call. To change settings, run media-broker-picker --settings")
+            // For the person who started it by hand, unlike the lines below, which go to the broker's log.
+            fail(localized("no request: media-broker starts the picker for an app's PickMedia call. To change settings, run {command}",
+                           ["command": "media-broker-picker --settings"]))
             return 2
         }
         let channel = ChannelSocket(descriptor: number)

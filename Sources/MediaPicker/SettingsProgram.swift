@@ -1,3 +1,4 @@
+import Localization
 import MediaDonationClient
 import SwiftGtk
 
@@ -11,11 +12,14 @@ enum SettingsProgram {
         do throws(MediaBrokerError) {
             client = try MediaBrokerClient(timeout: .seconds(10))
         } catch {
-            PickerProgram.fail("cannot reach the session bus: \(error)")
+            // The person started the settings, so these two are in their language. The error
+            // (only ever busUnavailable here) says "cannot reach the session bus: …" itself.
+            PickerProgram.fail(error.description)
             return 1
         }
         guard Toolkit.initialize() else {
-            PickerProgram.fail("no display to show the settings on: DISPLAY or WAYLAND_DISPLAY must name the person's display")
+            PickerProgram.fail(localized("no display to show the settings on: {display} or {wayland} must name the person's display",
+                                         ["display": "DISPLAY", "wayland": "WAYLAND_DISPLAY"]))
             return 1
         }
         let application = Application(id: applicationID, unique: true)

@@ -5,6 +5,7 @@ import SwiftDBus
 import Glibc
 #endif
 import BrokerCore
+import Localization
 
 /// The daemon from start to exit: parse, connect, own the name (or leave: another broker runs),
 /// open the history, export the object, follow players, and on SIGTERM/SIGINT finish what is
@@ -30,7 +31,10 @@ public enum BrokerDaemon {
                 options = parsed
             }
         } catch {
-            Log(threshold: .error, environment: [:]).error("Error: \(error)\n\(BrokerOptions.usage)\nSee 'media-broker --help'.")
+            // For the person who typed the command, so in their language (the log's lines are English).
+            Log(threshold: .error, environment: [:]).error(
+                localized("Error: {message}", ["message": error.description]) + "\n" + BrokerOptions.usage + "\n"
+                    + localized("See '{command}'.", ["command": "media-broker --help"]))
             return exitUsage
         }
         StopSignal.install()

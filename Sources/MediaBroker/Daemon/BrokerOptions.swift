@@ -1,5 +1,6 @@
 import MediaBrokerVersion
 import BrokerCore
+import Localization
 
 /// What `media-broker` was asked to do, parsed from its arguments without side effects.
 struct BrokerOptions: Sendable, Equatable {
@@ -30,13 +31,21 @@ struct BrokerOptions: Sendable, Equatable {
         var description: String
     }
 
-    static let usage = "Usage: media-broker [--database PATH] [--min-listen SECONDS] [--picker PATH] [--verbose | --quiet]"
+    /// The command's syntax, the same in every language.
+    static let synopsis = "media-broker [--database PATH] [--min-listen SECONDS] [--picker PATH] [--verbose | --quiet]"
 
-    static let help = """
+    static var usage: String { localized("Usage: {usage}", ["usage": synopsis]) }
+
+    /// What `--help` prints, in the person's language (the options and their values as typed).
+    static var help: String {
+        // TRANSLATORS: media-broker --help. {usage} is the "Usage: …" line. Keep the options, their
+        // values (PATH, SECONDS), paths and names as they are, the descriptions in one column, and
+        // the lines about as wide as the English.
+        localized("""
         media-broker — records what you listen to from MPRIS media players and answers
         journaling apps over D-Bus (org.mediabroker.MediaBroker1 on the session bus).
 
-        \(usage)
+        {usage}
 
         Options:
           --database PATH        the history database (default:
@@ -57,7 +66,8 @@ struct BrokerOptions: Sendable, Equatable {
 
         Exit status: 0 after SIGTERM or SIGINT; 1 when the bus cannot be reached, the name is
         taken, the database cannot be used, or the bus goes away; 64 on a usage error.
-        """
+        """, ["usage": usage])
+    }
 
     static func parse(_ arguments: [String]) throws(UsageError) -> Action {
         var options = BrokerOptions()
@@ -65,7 +75,7 @@ struct BrokerOptions: Sendable, Equatable {
         func value(for option: String, inline: String?) throws(UsageError) -> String {
             if let inline { return inline }
             index += 1
-            guard index < arguments.count else { throw UsageError(description: "\(option) needs a value") }
+            guard index < arguments.count else { throw UsageError(description: localized("{option} needs a value", ["option": option])) }
             return arguments[index]
         }
         while index < arguments.count {
@@ -81,36 +91,43 @@ struct BrokerOptions: Sendable, Equatable {
             case "--quiet": options.logLevel = .warning
             case "--database":
                 let path = try value(for: name, inline: inline)
-                guard !path.isEmpty else { throw UsageError(description: "--database needs a path") }
+                guard !path.isEmpty else { throw UsageError(description: localized("{option} needs a path", ["option": name])) }
                 options.databasePath = path
             case "--min-listen":
                 let text = try value(for: name, inline: inline)
                 guard let seconds = Double(text), seconds.isFinite, seconds >= 0, seconds <= 86_400 else {
-                    throw UsageError(description: "--min-listen takes seconds from 0 to 86400, not '\(text)'")
+                    throw UsageError(description: secondsOutOfRange(name, "0", "86400", text))
                 }
                 options.minimumListenSeconds = seconds
             case "--reread-interval":
                 let text = try value(for: name, inline: inline)
                 guard let seconds = Double(text), seconds.isFinite, seconds >= 0.1, seconds <= 3600 else {
-                    throw UsageError(description: "--reread-interval takes seconds from 0.1 to 3600, not '\(text)'")
+                    throw UsageError(description: secondsOutOfRange(name, "0.1", "3600", text))
                 }
                 options.rereadIntervalSeconds = seconds
             case "--ask-timeout":
                 let text = try value(for: name, inline: inline)
                 guard let seconds = Double(text), seconds.isFinite, seconds >= 0.5, seconds <= 600 else {
-                    throw UsageError(description: "--ask-timeout takes seconds from 0.5 to 600, not '\(text)'")
+                    throw UsageError(description: secondsOutOfRange(name, "0.5", "600", text))
                 }
                 options.askTimeoutSeconds = seconds
             case "--picker":
                 let path = try value(for: name, inline: inline)
-                guard path.hasPrefix("/") else { throw UsageError(description: "--picker needs an absolute path, not '\(path)'") }
+                guard path.hasPrefix("/") else { throw UsageError(description: localized("{option} needs an absolute path, not '{value}'", ["option": name, "value": path])) }
                 options.pickerPath = path
             default:
-                throw UsageError(description: "unknown argument '\(word)'")
+                throw UsageError(description: localized("unknown argument '{argument}'", ["argument": word]))
             }
             index += 1
         }
         return .run(options)
+    }
+
+    /// `--min-listen takes seconds from 0 to 86400, not 'soon'`: one sentence for each option in seconds.
+    private static func secondsOutOfRange(_ option: String, _ lowest: String, _ highest: String, _ value: String) -> String {
+        localized("{option} takes seconds from {lowest} to {highest}, not '{value}'", [
+            "option": option, "lowest": lowest, "highest": highest, "value": value,
+        ])
     }
 
     /// The history's default location per the XDG base-directory spec.

@@ -1,3 +1,5 @@
+import Localization
+
 /// What the scanner found on a subcommand's command line, before the subcommand checks the values.
 struct ParsedArguments: Sendable, Equatable {
     /// The value of each option given, by long name; a repeated option keeps its last value, as
@@ -51,10 +53,10 @@ enum ArgumentScanner {
             }
             let (spelling, inlineValue) = split(word)
             guard let option = options.first(where: { $0.spellings.contains(spelling) }) else {
-                throw UsageError("unknown option '\(spelling)'")
+                throw UsageError(localized("unknown option '{option}'", ["option": spelling]))
             }
             guard option.takesValue else {
-                if inlineValue != nil { throw UsageError("'\(option.longSpelling)' does not take a value") }
+                if inlineValue != nil { throw UsageError(localized("'{option}' does not take a value", ["option": option.longSpelling])) }
                 parsed.flags.insert(option.name)
                 continue
             }
@@ -64,15 +66,17 @@ enum ArgumentScanner {
                 parsed.set(option, next)
                 remaining.removeFirst()
             } else {
-                throw UsageError("missing value for '\(option.longSpelling) \(option.valuePlaceholder ?? "")'")
+                // TRANSLATORS: {option} {value} is the option and its metavariable, as in '--limit N'.
+                throw UsageError(localized("missing value for '{option} {value}'", ["option": option.longSpelling, "value": option.valuePlaceholder ?? ""]))
             }
         }
 
         if parsed.positionals.count > arguments.count {
-            throw UsageError("unexpected argument '\(parsed.positionals[arguments.count])'")
+            throw UsageError(localized("unexpected argument '{argument}'", ["argument": parsed.positionals[arguments.count]]))
         }
         if let missing = arguments.dropFirst(parsed.positionals.count).first(where: { !$0.isOptional }) {
-            throw UsageError("missing \(missing.name)")
+            // TRANSLATORS: {argument} is the name of a required argument, in capitals, as in 'missing APP'.
+            throw UsageError(localized("missing {argument}", ["argument": missing.name]))
         }
         return parsed
     }

@@ -1,3 +1,5 @@
+import Localization
+
 /// What one invocation of broker-ctl asks for.
 enum Command: Sendable {
     case showVersion
@@ -18,14 +20,14 @@ enum CommandParser {
             return .run(try parse(HelpCommand.self, rest, context: context))
         }
         if first == OptionSpec.version.longSpelling {
-            if let extra = rest.first { throw UsageError("unexpected argument '\(extra)'") }
+            if let extra = rest.first { throw UsageError(localized("unexpected argument '{argument}'", ["argument": extra])) }
             return .showVersion
         }
         if first.hasPrefix("-") {
-            throw UsageError("unknown option '\(first)'")
+            throw UsageError(localized("unknown option '{option}'", ["option": first]))
         }
         guard let subcommand = BrokerCtl.subcommand(named: first) else {
-            throw UsageError("unknown subcommand '\(first)'")
+            throw UsageError(localized("unknown subcommand '{subcommand}'", ["subcommand": first]))
         }
         return .run(try parse(subcommand, rest, context: context))
     }

@@ -10,7 +10,7 @@ enum ListFormat: Equatable, Sendable {
 
     init(parsing arguments: ParsedArguments) throws(UsageError) {
         switch (arguments.contains(Self.jsonOption), arguments.contains(Self.idsOption)) {
-        case (true, true): throw UsageError("--json and --ids cannot be used together")
+        case (true, true): throw UsageError(localized("{json} and {ids} cannot be used together", ["json": Self.jsonOption.longSpelling, "ids": Self.idsOption.longSpelling]))
         case (true, false): self = .json
         case (false, true): self = .ids
         case (false, false): self = .table

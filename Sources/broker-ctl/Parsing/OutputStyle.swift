@@ -36,19 +36,24 @@ extension OutputStyle {
         var format = fallback
         if let name = arguments.value(of: formatOption) {
             guard Self.formatNames.contains(name), let named = Format(rawValue: name) else {
-                throw UsageError("\(formatOption.longSpelling) must be markdown, text or json, not '\(name)'")
+                // TRANSLATORS: markdown, text and json are the values --format takes, typed as they are.
+                throw UsageError(localized("{option} must be markdown, text or json, not '{value}'", ["option": formatOption.longSpelling, "value": name]))
             }
             format = named
         }
         if let jsonOption, arguments.contains(jsonOption) {
             if arguments.value(of: formatOption) != nil, format != .json {
-                throw UsageError("\(jsonOption.longSpelling) means \(formatOption.longSpelling) json; it cannot go with \(formatOption.longSpelling) \(format.rawValue)")
+                // TRANSLATORS: '{format} json' and '{format} {other}' are options as typed, such as '--format json' and '--format markdown'.
+                throw UsageError(localized("{json} means {format} json; it cannot go with {format} {other}", [
+                    "json": jsonOption.longSpelling, "format": formatOption.longSpelling, "other": format.rawValue,
+                ]))
             }
             format = .json
         }
         let leavesArtOut = arguments.contains(Self.noArtOption)
         if leavesArtOut, format != .markdown, format != .text {
-            throw UsageError("\(Self.noArtOption.longSpelling) goes with \(formatOption.longSpelling) markdown or text")
+            // TRANSLATORS: '{format} markdown' and '{format} text' are options as typed ('--format markdown').
+            throw UsageError(localized("{option} goes with {format} markdown or text", ["option": Self.noArtOption.longSpelling, "format": formatOption.longSpelling]))
         }
         self.init(format: format, showsArt: !leavesArtOut)
     }

@@ -104,7 +104,8 @@ extension ParsedArguments {
         do {
             return try TimeExpression.date(from: text, now: context.now, timeZone: context.timeZone)
         } catch {
-            throw UsageError("\(option.longSpelling): \(error)")
+            // TRANSLATORS: {option} is the option, such as --since; {error} says why its value is no time.
+            throw UsageError(localized("{option}: {error}", ["option": option.longSpelling, "error": error.description]))
         }
     }
 
@@ -113,15 +114,22 @@ extension ParsedArguments {
     func number(of option: OptionSpec, in bounds: ClosedRange<Int>) throws(UsageError) -> Int? {
         guard let text = value(of: option) else { return nil }
         guard let number = Int(text), bounds.contains(number) else {
-            throw UsageError("\(option.longSpelling) must be a whole number from \(bounds.lowerBound) to \(bounds.upperBound), not '\(text)'")
+            throw UsageError(localized("{option} must be a whole number from {lowest} to {highest}, not '{value}'", [
+                "option": option.longSpelling, "lowest": String(bounds.lowerBound), "highest": String(bounds.upperBound), "value": text,
+            ]))
         }
         return number
     }
 
     func appID(of option: OptionSpec) throws(UsageError) -> String? {
         guard let app = value(of: option) else { return nil }
-        guard !app.isEmpty else { throw UsageError("\(option.longSpelling) needs an app id, such as mpv") }
-        guard AssetContract.isAppID(app) else { throw UsageError("\(option.longSpelling): '\(app.prefix(64))' is no app id: \(AssetContract.appIDRule)") }
+        guard !app.isEmpty else { throw UsageError(localized("{option} needs an app id, such as mpv", ["option": option.longSpelling])) }
+        guard AssetContract.isAppID(app) else {
+            // TRANSLATORS: {rule} is the rule for app ids ("an app id is 1–255 of the characters …").
+            throw UsageError(localized("{option}: '{app}' is no app id: {rule}", [
+                "option": option.longSpelling, "app": String(app.prefix(64)), "rule": AppIDRule.text,
+            ]))
+        }
         return app
     }
 
@@ -130,8 +138,17 @@ extension ParsedArguments {
         let start = try date(of: since, context)
         let end = try date(of: until, context)
         if let start, let end, start >= end {
-            throw UsageError("\(since.longSpelling) must be earlier than \(until.longSpelling)")
+            throw UsageError(localized("{since} must be earlier than {until}", ["since": since.longSpelling, "until": until.longSpelling]))
         }
         return (start, end)
+    }
+}
+
+/// ``AssetContract/appIDRule`` in the person's language, for the command line's mistakes. The
+/// contract's own sentence stays English: the broker sends it in its D-Bus errors and logs it.
+/// In the C locale the two read the same (AppIDRuleTests), so a change to the rule shows here.
+enum AppIDRule {
+    static var text: String {
+        localized("an app id is 1–255 of the characters A–Z, a–z, 0–9, '.', '_' and '-', not starting with '.'")
     }
 }

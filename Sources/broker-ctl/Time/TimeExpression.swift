@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Localization
 
 /// Reads a point in time as a person types it after `--since` or `--until`:
 ///
@@ -23,7 +24,7 @@ enum TimeExpression {
                 return try parseISO8601(bytes, text: text, timeZone: timeZone)
             }
             if bytes.allSatisfy(\.isDigit) {
-                throw InvalidTimeError(text: text, reason: "a number needs a unit, like 90s, 15m, 2h, 3d or 1w")
+                throw InvalidTimeError(text: text, reason: localized("a number needs a unit, like 90s, 15m, 2h, 3d or 1w"))
             }
             if let seconds = try durationInSeconds(bytes, text: text) {
                 return now.addingTimeInterval(-Double(seconds))
@@ -36,7 +37,7 @@ enum TimeExpression {
     static func duration(from text: String) throws(InvalidTimeError) -> Int64 {
         let bytes = Array(text.utf8)
         guard let first = bytes.first, first.isDigit, !bytes.allSatisfy(\.isDigit), let seconds = try durationInSeconds(bytes, text: text)
-        else { throw InvalidTimeError(text: text, reason: "expected a duration like 90s, 15m, 2h or 1h30m") }
+        else { throw InvalidTimeError(text: text, reason: localized("expected a duration like 90s, 15m, 2h or 1h30m")) }
         return seconds
     }
 
@@ -47,7 +48,7 @@ enum TimeExpression {
 
     /// The total of `1h30m`-style text, or nil when it is not of that shape at all.
     private static func durationInSeconds(_ bytes: [UInt8], text: String) throws(InvalidTimeError) -> Int64? {
-        let tooLong = InvalidTimeError(text: text, reason: "that duration is too long")
+        let tooLong = InvalidTimeError(text: text, reason: localized("that duration is too long"))
         var total: Int64 = 0
         var number: Int64 = 0
         var digitsSinceUnit = 0
@@ -77,17 +78,17 @@ enum TimeExpression {
     ) throws(InvalidTimeError) -> Date {
         var reader = ByteReader(bytes: bytes)
         func malformed() -> InvalidTimeError {
-            InvalidTimeError(text: text, reason: "expected ISO-8601 like 2026-11-29, 2026-11-29T14:05 or 2026-11-29T14:05:07+01:00")
+            InvalidTimeError(text: text, reason: localized("expected ISO-8601 like 2026-11-29, 2026-11-29T14:05 or 2026-11-29T14:05:07+01:00"))
         }
 
         guard let year = reader.number(digits: 4), reader.skip("-"),
             let month = reader.number(digits: 2), reader.skip("-"),
             let day = reader.number(digits: 2)
         else { throw malformed() }
-        guard (1...12).contains(month) else { throw InvalidTimeError(text: text, reason: "month must be 01 to 12") }
+        guard (1...12).contains(month) else { throw InvalidTimeError(text: text, reason: localized("month must be 01 to 12")) }
         let daysInMonth = CivilTime.numberOfDays(inMonth: month, ofYear: year)
         guard (1...daysInMonth).contains(day) else {
-            throw InvalidTimeError(text: text, reason: "that month has days 01 to \(daysInMonth)")
+            throw InvalidTimeError(text: text, reason: localized("that month has days 01 to {last}", ["last": String(daysInMonth)]))
         }
         var civil = CivilTime(year: year, month: month, day: day)
         guard !reader.isAtEnd else { return timeZone.instant(at: civil) }
@@ -97,13 +98,13 @@ enum TimeExpression {
             let minute = reader.number(digits: 2)
         else { throw malformed() }
         guard hour < 24, minute < 60 else {
-            throw InvalidTimeError(text: text, reason: "time of day must be 00:00 to 23:59")
+            throw InvalidTimeError(text: text, reason: localized("time of day must be 00:00 to 23:59"))
         }
         civil.hour = hour
         civil.minute = minute
         if reader.skip(":") {
             guard let second = reader.number(digits: 2) else { throw malformed() }
-            guard second < 60 else { throw InvalidTimeError(text: text, reason: "seconds must be 00 to 59") }
+            guard second < 60 else { throw InvalidTimeError(text: text, reason: localized("seconds must be 00 to 59")) }
             civil.second = second
             if reader.skip(".") {
                 guard let nanosecond = reader.fraction() else { throw malformed() }
@@ -122,7 +123,7 @@ enum TimeExpression {
             _ = reader.skip(":")
             let minutes = reader.isAtEnd ? 0 : reader.number(digits: 2)
             guard let minutes, hours < 24, minutes < 60 else {
-                throw InvalidTimeError(text: text, reason: "a UTC offset must be like +01:00 or -05:30")
+                throw InvalidTimeError(text: text, reason: localized("a UTC offset must be like +01:00 or -05:30"))
             }
             offsetSeconds = sign * (hours * 3600 + minutes * 60)
         }
@@ -134,12 +135,13 @@ enum TimeExpression {
 
 /// Why a `--since` or `--until` value could not be read.
 struct InvalidTimeError: Error, Equatable, CustomStringConvertible {
-    static let expectedForms = "expected ISO-8601 like 2026-11-29T14:05 or a duration like 2h, 3d"
+    static var expectedForms: String { localized("expected ISO-8601 like 2026-11-29T14:05 or a duration like 2h, 3d") }
 
     var text: String
     var reason: String
 
-    var description: String { "invalid time '\(text)': \(reason)" }
+    /// `reason` is already in the person's language; the sentence around it is put in it here.
+    var description: String { localized("invalid time '{text}': {reason}", ["text": text, "reason": reason]) }
 }
 
 /// Reads ASCII fields from the front of a byte array, as the ISO-8601 grammar needs.
