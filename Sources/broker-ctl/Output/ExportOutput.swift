@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Localization
 import MediaDonationClient
 
 /// The documents `broker-ctl export` writes, a page at a time: an opening, the items (each page
@@ -67,13 +68,19 @@ struct ExportWriter {
     var skippedReport: String? {
         var parts: [String] = []
         if skippedWithoutArtistOrTitle > 0 {
-            parts.append("\(PurgeCommand.listens(skippedWithoutArtistOrTitle)) without an artist or a title")
+            // TRANSLATORS: what an export left out, put into "left out {listens}, which ListenBrainz does not accept".
+            parts.append(localizedPlural("{count} listen without an artist or a title", "{count} listens without an artist or a title",
+                                         count: skippedWithoutArtistOrTitle))
         }
         if skippedTooEarly > 0 {
-            parts.append("\(PurgeCommand.listens(skippedTooEarly)) from before 2002-10-01")
+            // TRANSLATORS: what an export left out, put into "left out {listens}, which ListenBrainz does not accept".
+            parts.append(localizedPlural("{count} listen from before 2002-10-01", "{count} listens from before 2002-10-01", count: skippedTooEarly))
         }
-        guard !parts.isEmpty else { return nil }
-        return "broker-ctl: left out \(parts.joined(separator: " and ")), which ListenBrainz does not accept\n"
+        guard let first = parts.first else { return nil }
+        // TRANSLATORS: the two kinds of listens an export left out, each already counted.
+        let listens = parts.count == 1 ? first : localized("{first} and {second}", ["first": first, "second": parts[1]])
+        let message = localized("left out {listens}, which ListenBrainz does not accept", ["listens": listens])
+        return localized("broker-ctl: {error}", ["error": message]) + "\n"
     }
 }
 

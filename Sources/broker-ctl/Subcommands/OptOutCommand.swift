@@ -66,7 +66,7 @@ struct OptOutCommand: Subcommand, Equatable {
             // TRANSLATORS: APP is the argument's name in the usage line, kept as it is.
             guard !app.isEmpty else { throw UsageError(localized("APP needs an app id, such as mpv")) }
             // TRANSLATORS: {app} is what was given; {rule} is the rule an app id follows, in English.
-            guard AssetContract.isAppID(app) else { throw UsageError(localized("'{app}' is no app id: {rule}", ["app": String(app.prefix(64)), "rule": AssetContract.appIDRule])) }
+            guard AssetContract.isAppID(app) else { throw UsageError(localized("'{app}' is no app id: {rule}", ["app": String(app.prefix(64)), "rule": AppIDRule.text])) }
             return .app(app)
         case (nil, let text?):
             guard let site = AssetContract.site(normalizing: text) else { throw UsageError(localized("'{site}' is no site: give a host name, like youtube.com", ["site": String(text.prefix(64))])) }

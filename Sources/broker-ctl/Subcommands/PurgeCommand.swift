@@ -91,9 +91,4 @@ struct PurgeCommand: Subcommand, Equatable {
             return localized("Delete your whole listening history for good?")
         }
     }
-
-    /// `1 listen`, `42 listens`.
-    static func listens(_ count: Int) -> String {
-        count == 1 ? "1 listen" : "\(count) listens"
-    }
 }

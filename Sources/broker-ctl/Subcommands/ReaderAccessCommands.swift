@@ -20,7 +20,7 @@ extension ReaderDecisionCommand {
         guard let app = arguments.positionals.first, !app.isEmpty else { throw UsageError(localized("APP needs an app id, such as org.gnome.Journal")) }
         guard AssetContract.isAppID(app) else {
             // TRANSLATORS: {rule} says what an app id may hold: "an app id is 1–255 of the characters …".
-            throw UsageError(localized("'{app}' is no app id: {rule}", ["app": String(app.prefix(64)), "rule": AssetContract.appIDRule]))
+            throw UsageError(localized("'{app}' is no app id: {rule}", ["app": String(app.prefix(64)), "rule": AppIDRule.text]))
         }
         self.init(appID: app)
     }
