@@ -25,14 +25,15 @@ enum DiaryFixtures {
             length: .seconds(300), kind: .music, source: .mpris, artwork: art)
     }
 
-    /// A moment of `listens`, from the first's start to the last's end, titled `title`.
+    /// A moment of `listens`, from the first's start to the last's end, titled `title`: by the
+    /// artist rule, so that the title broker-ctl words from the facts is `title` too.
     static func moment(_ title: String, of listens: [GenericMedia]) -> Moment {
         let started = listens.map(\.date).min() ?? fixedNow
         let ended = listens.compactMap(\.ended).max() ?? started
         return Moment(
             id: String(listens.map(\.id).min() ?? 0), title: title, started: started, ended: ended,
             listened: .seconds(300 * listens.count), count: listens.count, assetIDs: listens.map(\.id),
-            artists: ["Massive Attack"], album: "Mezzanine", appIDs: ["mpv"], titleRule: .album, artist: "Massive Attack")
+            artists: ["Massive Attack"], album: "Mezzanine", appIDs: ["mpv"], titleRule: .artist, artist: title)
     }
 
     /// Three moments near midnight UTC on 2026-12-02/03, whose listening days differ by zone:

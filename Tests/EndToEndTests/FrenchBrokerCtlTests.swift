@@ -46,6 +46,9 @@ import Testing
         let moments = try ctl(["moments", "--since", "2026-11-20"], environment).standardOutput
         #expect(moments.split(separator: "\n").contains { $0.hasPrefix("Écoute ") && $0.hasSuffix(" · 1 morceau") }, "\(moments)")
         #expect(moments.contains("27/11/2026"), "\(moments)")
+        // A diary for a journal keeps its fixed forms (ISO day, 24-hour clock) and speaks French.
+        let diary = try ctl(["day", "2026-11-27", "--format", "markdown"], environment).standardOutput
+        #expect(diary.contains("\n## 2026-11-27\n") && diary.contains("\n### Écoute du matin · 1 morceau · 10:00–10:01\n"), "\(diary)")
 
         let help = try ctl(["--help"], environment).standardOutput
         #expect(help.contains("\n\nSous-commandes\u{a0}:\n  recent ") && help.contains("Afficher ce que vous avez écouté, le plus récent d’abord."), "\(help)")

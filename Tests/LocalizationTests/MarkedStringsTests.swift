@@ -21,11 +21,17 @@ import TestSupport
 /// Icon names, style classes, ids and D-Bus names are not for people, and log lines
 /// and D-Bus errors are not in text positions.
 @Suite struct MarkedStringsTests {
-    /// The code whose words people read: the picker and settings windows, and the notifications.
-    static let scanned = ["Sources/MediaPicker", "Sources/MediaBroker/Notifications", "Sources/MediaBroker/Suggestions/JournalSuggestions.swift"]
+    /// The code whose words people read: the picker and settings windows, the notifications, and
+    /// the command lines' messages (broker-ctl's, and the broker's and the picker's `--help`).
+    static let scanned = ["Sources/MediaPicker", "Sources/MediaBroker/Notifications", "Sources/MediaBroker/Suggestions/JournalSuggestions.swift",
+                          "Sources/broker-ctl", "Sources/broker-ctl/Parsing", "Sources/broker-ctl/Running", "Sources/broker-ctl/Subcommands",
+                          "Sources/broker-ctl/Output", "Sources/broker-ctl/Time", "Sources/media-broker", "Sources/media-broker-picker"]
     static let markers = ["localized(", "localizedPlural(", "localizedInContext("]
-    static let textCalls = ["Label(", "Button(", "CheckButton(", ".accessibleLabel("]
-    static let textLabels = ["title:", "subtitle:", "description:", "heading:", "body:", "summary:", "label:", "placeholder:", "message:"]
+    /// Widgets, and the command lines' errors and what they write for a person.
+    static let textCalls = ["Label(", "Button(", "CheckButton(", ".accessibleLabel(", "UsageError(", "CommandFailure(", "InvalidTimeError(",
+                            "standardOutput.write(", "standardError.write("]
+    static let textLabels = ["title:", "subtitle:", "description:", "heading:", "body:", "summary:", "label:", "placeholder:", "message:",
+                             "help:", "reason:"]
 
     /// Whether the code before a literal puts it where a person reads it.
     static func isTextPosition(_ before: String, line: String) -> Bool {

@@ -1,10 +1,13 @@
+import ClientMomentText
 import FoundationEssentials
+import Localization
 import MediaDonationClient
 
 /// Listening laid out as a journal reads it, whichever command read it: listening days oldest
 /// first, each with its moments (or, for `recent`, one run of listens without a heading), each
 /// with its listens oldest first, all in local time. ``MarkdownOutput`` and ``PlainTextOutput``
-/// print it; neither decides what goes where.
+/// print it; neither decides what goes where. Its words are the person's language (moment titles as
+/// ``MomentText`` words them, "Untitled"), its dates and times fixed forms, for the scripts that read it.
 struct Diary: Equatable {
     struct Day: Equatable {
         var day: ListeningDay
@@ -55,7 +58,7 @@ struct Diary: Equatable {
             let art = showsArt ? listens.lazy.compactMap { Self.art(of: $0) }.first : nil
             return Entry(
                 heading: Heading(
-                    title: moment.title, started: timeZone.civilTime(at: moment.started), ended: timeZone.civilTime(at: moment.ended)),
+                    title: MomentText.title(of: moment), started: timeZone.civilTime(at: moment.started), ended: timeZone.civilTime(at: moment.ended)),
                 art: art, listens: listens.map { Self.listen($0, timeZone: timeZone) })
         }
         days = byDay.map { Day(day: $0.day, entries: $0.entries) }
@@ -106,7 +109,8 @@ struct Diary: Equatable {
 
     private static func art(of item: GenericMedia) -> Art? {
         guard let path = item.artwork, !path.isEmpty else { return nil }
-        return Art(path: path, description: item.album ?? item.title ?? "Cover")
+        // TRANSLATORS: the words for a listen's cover picture where the album and title are unknown.
+        return Art(path: path, description: item.album ?? item.title ?? localized("Cover"))
     }
 }
 
@@ -118,7 +122,7 @@ extension Diary.Heading {
 }
 
 extension Diary.Listen {
-    static let untitled = "Untitled"
+    static var untitled: String { localized("Untitled") }
 
     /// `21:04 Teardrop — Massive Attack · Mezzanine · mpv`: what is unknown is left out, and each
     /// word from a player made fit by `escaping`.

@@ -1,3 +1,5 @@
+import Localization
+
 /// A ``Diary`` as plain text, for a journal that is not Markdown (jrnl, a text file):
 ///
 ///     2026-12-02
@@ -31,6 +33,7 @@ enum PlainTextOutput {
     }
 
     private static func artLine(_ art: Diary.Art) -> String {
-        "Art: " + art.path.onOneLine
+        // TRANSLATORS: a line of a plain-text diary: where a listen's cover picture is.
+        localized("Art: {path}", ["path": art.path.onOneLine])
     }
 }
