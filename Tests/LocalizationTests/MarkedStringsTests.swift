@@ -125,7 +125,7 @@ import TestSupport
         }
     }
 
-    @Test("every string people read in the windows and the notifications is marked for translation")
+    @Test("every string people read in the windows, the notifications and the command lines is marked for translation")
     func everyStringMarked() throws {
         let files = try Self.files()
         #expect(files.count > 15)
