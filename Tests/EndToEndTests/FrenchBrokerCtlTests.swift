@@ -50,6 +50,15 @@ import Testing
         let diary = try ctl(["day", "2026-11-27", "--format", "markdown"], environment).standardOutput
         #expect(diary.contains("\n## 2026-11-27\n") && diary.contains("\n### Écoute du matin · 1 morceau · 10:00–10:01\n"), "\(diary)")
 
+        // At a terminal the question offers the French answers, and "o" (oui) confirms.
+        let atTerminal = try ChildProcess.run("/usr/bin/python3", arguments: [FlatpakSandbox.fixture("answer-at-terminal.py"), "o",
+                                                                             try BuiltProducts.path(of: "broker-ctl"), "purge", "--app", "notes"],
+                                              environment: environment)
+        #expect(atTerminal.status == .exited(0), "\(atTerminal.standardOutput)")
+        #expect(atTerminal.standardOutput.contains("Supprimer définitivement toutes les écoutes de notes")
+                && atTerminal.standardOutput.contains("[o/N] o"), "\(atTerminal.standardOutput)")
+        #expect(try ctl(["recent"], environment).standardOutput.split(separator: "\n").count == 1, "only the headings are left")
+
         let help = try ctl(["--help"], environment).standardOutput
         #expect(help.contains("\n\nSous-commandes\u{a0}:\n  recent ") && help.contains("Afficher ce que vous avez écouté, le plus récent d’abord."), "\(help)")
         #expect(try ctl(["media", "off"], environment).standardOutput == "L’enregistrement des médias est maintenant désactivé.\n")

@@ -23,9 +23,10 @@ struct PurgeCommand: Subcommand, Equatable {
         (since inclusive, until exclusive); --until alone deletes everything before it. WHEN is as
         for 'broker-ctl recent'.
 
-        On a terminal you are asked to confirm unless --yes is given; answering anything but y
-        deletes nothing (exit status 1). When standard input is not a terminal, --yes is required
-        (otherwise a usage error, exit status 64). Prints how many listens were deleted.
+        On a terminal you are asked to confirm unless --yes is given; answering anything but y, yes
+        or their word in your language (the question shows its letter) deletes nothing (exit status
+        1). When standard input is not a terminal, --yes is required (otherwise a usage error, exit
+        status 64). Prints how many listens were deleted.
 
         Examples:
           broker-ctl purge --since 2h
