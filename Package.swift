@@ -20,7 +20,8 @@
 //                         and the client library's errors
 //   ClientMomentText      a moment the client library read, worded in the person's language
 //   CGtk                  GTK 4 and libadwaita (module map + shim header)
-//   SwiftGtk              the only importer of CGtk: widgets, signals, the main loop
+//   CWaylandForeign       xdg-foreign v2 on GTK's Wayland connection, which GTK 4.8 lacks (C)
+//   SwiftGtk              the only importer of CGtk and CWaylandForeign: widgets, signals, the main loop
 //   PickerChannel         what the broker and its picker say over their private socket
 //   MediaPicker           the picker and settings windows, on SwiftGtk and the client library
 //   media-broker, broker-ctl, media-broker-picker   thin executables on top
@@ -44,6 +45,9 @@ let package = Package(
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CIntl"),
         .systemLibrary(name: "CGtk", pkgConfig: "libadwaita-1", providers: [.apt(["libadwaita-1-dev", "libgtk-4-dev"])]),
+        // xdg-foreign v2 for a window of another program as the picker's parent; the protocol code
+        // wayland-scanner made is committed (include/CWaylandForeign.h says how to make it again).
+        .target(name: "CWaylandForeign", linkerSettings: [.linkedLibrary("wayland-client")]),
 
         .target(name: "MediaBrokerVersion", swiftSettings: strict),
         .target(name: "Clocks", swiftSettings: strict),
@@ -52,7 +56,7 @@ let package = Package(
         .target(name: "BoundedFile", swiftSettings: strict),
         .target(name: "Localization", dependencies: ["CIntl"], swiftSettings: strict),
         .target(name: "SwiftDBus", dependencies: ["CDBus", "Clocks", "Locking"], swiftSettings: strict),
-        .target(name: "SwiftGtk", dependencies: ["CGtk"], swiftSettings: strict),
+        .target(name: "SwiftGtk", dependencies: ["CGtk", "CWaylandForeign"], swiftSettings: strict),
         .target(name: "PickerChannel", swiftSettings: strict),
         .target(name: "BrokerCore", dependencies: ["Clocks", "AssetContract"], swiftSettings: strict),
         .target(name: "MediaBroker", dependencies: ["BrokerCore", "SwiftDBus", "CSQLite", "Clocks", "Locking", "MediaBrokerVersion", "AssetContract", "PickerChannel", "BoundedFile", "Localization"], swiftSettings: strict),

@@ -48,4 +48,29 @@ static inline gboolean cgtk_window_set_foreign_parent(GtkWindow *window, const c
     return FALSE;
 }
 
+/* The Wayland connection and surface of a realized window, for the xdg-foreign v2 import GTK 4.8
+   lacks (SwiftGtk hands them to CWaylandForeign); NULL when the window is not on Wayland. */
+static inline struct wl_display *cgtk_window_wl_display(GtkWindow *window) {
+#ifdef GDK_WINDOWING_WAYLAND
+    GdkDisplay *display = gtk_widget_get_display(GTK_WIDGET(window));
+    if (GDK_IS_WAYLAND_DISPLAY(display)) return gdk_wayland_display_get_wl_display(display);
+#endif
+    return NULL;
+}
+
+static inline struct wl_surface *cgtk_window_wl_surface(GtkWindow *window) {
+#ifdef GDK_WINDOWING_WAYLAND
+    GdkSurface *surface = gtk_native_get_surface(GTK_NATIVE(window));
+    if (surface != NULL && GDK_IS_WAYLAND_SURFACE(surface)) return gdk_wayland_surface_get_wl_surface(surface);
+#endif
+    return NULL;
+}
+
+/* g_signal_connect_after: the handler runs after the class's own (a window's `map` has then
+   presented its toplevel). */
+static inline gulong cgtk_signal_connect_after(gpointer instance, const char *signal, GCallback handler,
+                                               gpointer data, GClosureNotify destroy) {
+    return g_signal_connect_data(instance, signal, handler, data, destroy, G_CONNECT_AFTER);
+}
+
 #endif

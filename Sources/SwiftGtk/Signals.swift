@@ -18,13 +18,15 @@ enum Signals {
     typealias Text = (String) -> Void
 
     /// A signal whose handler takes only its instance: `clicked`, `toggled`, `activate`, `destroy`.
-    static func connect(_ object: gpointer, _ signal: String, _ handler: @escaping Plain) {
+    /// With `after`, the handler runs after the class's own: a window's `map` has then presented
+    /// its toplevel.
+    static func connect(_ object: gpointer, _ signal: String, after: Bool = false, _ handler: @escaping Plain) {
         let trampoline: @convention(c) (gpointer?, gpointer?) -> Void = { _, data in
             guard let data else { return }
             let box = Unmanaged<Box<Plain>>.fromOpaque(data).takeUnretainedValue()
             MainActor.assumeIsolated { box.handler() }
         }
-        attach(object, signal, unsafeBitCast(trampoline, to: GCallback.self), Box(handler), release: releasePlain)
+        attach(object, signal, unsafeBitCast(trampoline, to: GCallback.self), Box(handler), release: releasePlain, after: after)
     }
 
     /// A `notify::property` signal (instance, GParamSpec).
@@ -59,8 +61,13 @@ enum Signals {
     }
 
     private static func attach<Handler>(_ object: gpointer, _ signal: String, _ callback: GCallback, _ box: Box<Handler>,
-                                        release: GClosureNotify) {
-        _ = cgtk_signal_connect(object, signal, callback, Unmanaged.passRetained(box).toOpaque(), release)
+                                        release: GClosureNotify, after: Bool = false) {
+        let data = Unmanaged.passRetained(box).toOpaque()
+        if after {
+            _ = cgtk_signal_connect_after(object, signal, callback, data, release)
+        } else {
+            _ = cgtk_signal_connect(object, signal, callback, data, release)
+        }
     }
 
     private static let releasePlain: GClosureNotify = { data, _ in

@@ -62,16 +62,53 @@ import Testing
         return (picker.parent, windows)
     }
 
-    /// On KWin the case pins a limit: when it fails, Debian's GTK or KWin has caught up, and the
-    /// transient can be proved on KWin as well.
-    @Test("over the app's window exported with xdg-foreign (wayland:HANDLE): on GNOME Shell the picker is transient for it, by the shell's account; on KWin 5.27 a GTK 4.8 app cannot export it (GTK speaks xdg-foreign v1, KWin only v2), so it asks with no parent and the picker shows alone",
-          arguments: [(WaylandCompositor.Kind.gnomeShell, "exported wayland:", "Journal Window" as String?), (.kwin, "not exported", nil)])
-    func overTheAppsWindow(kind: WaylandCompositor.Kind, export: String, parent expected: String?) async throws {
+    /// How the app exports its window: GTK 4.8's own call speaks xdg-foreign v1 (GNOME Shell
+    /// offers it); KWin 5.27 offers only v2, which a KDE app (Qt) exports with, as
+    /// `foreign-v2-window.c` does.
+    enum Export: CustomStringConvertible, Sendable {
+        case gtkV1, v2
+        var description: String { self == .gtkV1 ? "GTK's xdg-foreign v1" : "xdg-foreign v2" }
+    }
+
+    /// `Tests/Fixtures/foreign-v2-window.c` built into `folder` with the protocol code the picker
+    /// uses (Sources/CWaylandForeign), then started on the compositor: a window titled "Journal
+    /// Window" exported with v2; returns it and its `wayland:HANDLE`.
+    static func v2ExportedWindow(_ rig: PickerRig, in folder: TemporaryDirectory) throws -> (window: ChildProcess, parent: String) {
+        let program = folder.path + "/foreign-v2-window"
+        let flags = try ChildProcess.run("pkg-config", arguments: ["--cflags", "--libs", "gtk4", "wayland-client"])
+        try #require(flags.status == .exited(0), "pkg-config gtk4 wayland-client: \(flags.standardError)")
+        let build = try ChildProcess.run(
+            "cc", arguments: ["-o", program, FlatpakSandbox.fixture("foreign-v2-window.c"),
+                              SourceTree.path("Sources/CWaylandForeign/xdg-foreign-unstable-v2-protocol.c"),
+                              "-I", SourceTree.path("Sources/CWaylandForeign")]
+                + flags.standardOutput.split(whereSeparator: \.isWhitespace).map(String.init),
+            timeout: .seconds(120))
+        try #require(build.status == .exited(0), "cc foreign-v2-window.c \(build.status)\n\(build.standardError)")
+        let window = try ChildProcess.launch(program, arguments: [], environment: rig.bus.environment.merging(rig.screen.environment) { $1 })
+        try window.waitForOutput(containing: "exported wayland:", in: .standardOutput, timeout: .seconds(20))
+        let line = try #require(window.standardOutput.split(separator: "\n").first { $0.hasPrefix("exported wayland:") })
+        return (window, String(line.dropFirst("exported ".count)))
+    }
+
+    @Test("over the app's window exported with xdg-foreign (wayland:HANDLE) the picker is transient for it, by the compositor's account: on GNOME Shell GTK imports a v1 export; on KWin 5.27, which offers only v2 (GTK 4.8 speaks v1), the picker imports a v2 export itself",
+          arguments: [(WaylandCompositor.Kind.gnomeShell, Export.gtkV1), (.kwin, .v2)])
+    func overTheAppsWindow(kind: WaylandCompositor.Kind, export: Export) async throws {
         let (rig, compositor) = try await Self.rig(on: kind)
-        let app = try rig.pickingApp(reason: "Over my window", overItsWindow: true)
-        #expect(app.standardOutput.contains(export), "\(app.standardOutput)")
+        let app: ChildProcess
+        var exporter: ChildProcess?
+        let folder = try TemporaryDirectory(prefix: "foreign-v2")
+        switch export {
+        case .gtkV1:
+            app = try rig.pickingApp(reason: "Over my window", overItsWindow: true)
+            #expect(app.standardOutput.contains("exported wayland:"), "\(app.standardOutput)")
+        case .v2:
+            let (window, parent) = try Self.v2ExportedWindow(rig, in: folder)
+            exporter = window
+            app = try rig.pickingApp(reason: "Over my window", parentWindow: parent)
+        }
         let (parent, windows) = try Self.pickersParent(rig, compositor, app: app, reason: "Over my window")
-        #expect(parent == expected && windows.contains { $0.title == "Journal Window" }, "\(windows)")
+        #expect(parent == "Journal Window" && windows.contains { $0.title == "Journal Window" }, "\(export): \(windows)")
+        exporter?.signal(SIGTERM)
     }
 
     @Test("an unknown or stale wayland: handle still shows the picker, attached to nothing, by the compositor's account",

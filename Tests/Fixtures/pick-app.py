@@ -10,7 +10,8 @@
   pick-app.py pick-over-window [REASON]
                               shows a GTK 4 window titled "Journal Window" on the Wayland display,
                               exports it with xdg-foreign and prints "exported wayland:HANDLE" (or
-                              "not exported", where the compositor cannot), then picks as `pick`
+                              "not exported", where GTK 4.8 cannot: KWin, which offers only
+                              xdg-foreign v2; foreign-v2-window.c exports there), then picks as `pick`
                               does over that window
   pick-app.py recent          calls RecentMedia; prints "ok COUNT" or "refused ERROR"
   pick-app.py introspect PATH prints the broker's introspection XML of PATH

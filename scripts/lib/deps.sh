@@ -7,6 +7,9 @@
 MB_BUILD_PACKAGES=(libdbus-1-dev libsqlite3-dev pkg-config libstdc++-12-dev
     # The picker's windows (media-broker-picker, issue 21): GTK 4 and libadwaita.
     libgtk-4-dev libadwaita-1-dev
+    # xdg-foreign v2 (Sources/CWaylandForeign) links libwayland-client and includes its headers;
+    # the protocol code is committed, so wayland-scanner is needed only by `make wayland-foreign`.
+    libwayland-dev
     # The translations (issue 36): msgfmt compiles po/*.po for make and install, xgettext makes the template.
     gettext)
 # What running the broker needs: a bus daemon and the clients scripts/run uses to check it.
