@@ -55,20 +55,6 @@ static bool scan_registry(struct wl_display *display, struct wl_event_queue *que
     return wl_display_roundtrip_queue(display, queue) >= 0;
 }
 
-mb_foreign_importers mb_foreign_importers_of(struct wl_display *display) {
-    mb_foreign_importers importers = {false, false};
-    struct wl_event_queue *queue = wl_display_create_queue(display);
-    if (queue == NULL) return importers;
-    registry_scan scan = {NULL, false, 0};
-    if (scan_registry(display, queue, &scan)) {
-        importers.v1 = scan.v1;
-        importers.v2 = scan.v2_name != 0;
-    }
-    if (scan.registry != NULL) wl_registry_destroy(scan.registry);
-    wl_event_queue_destroy(queue);
-    return importers;
-}
-
 static void imported_destroyed(void *data, struct zxdg_imported_v2 *imported) {
     (void)imported;
     ((mb_foreign_parent *)data)->destroyed = true;
@@ -76,7 +62,8 @@ static void imported_destroyed(void *data, struct zxdg_imported_v2 *imported) {
 
 static const struct zxdg_imported_v2_listener imported_listener = {imported_destroyed};
 
-mb_foreign_parent *mb_foreign_import_v2(struct wl_display *display, const char *handle) {
+mb_foreign_parent *mb_foreign_import_v2(struct wl_display *display, const char *handle, bool *gtk_imports) {
+    *gtk_imports = true;
     if (display == NULL || handle == NULL || handle[0] == '\0') return NULL;
     mb_foreign_parent *parent = calloc(1, sizeof *parent);
     if (parent == NULL) return NULL;
@@ -86,8 +73,11 @@ mb_foreign_parent *mb_foreign_import_v2(struct wl_display *display, const char *
         return NULL;
     }
     registry_scan scan = {NULL, false, 0};
-    if (scan_registry(display, parent->queue, &scan) && scan.v2_name != 0) {
-        parent->importer = wl_registry_bind(scan.registry, scan.v2_name, &zxdg_importer_v2_interface, MB_IMPORTER_V2_VERSION);
+    if (scan_registry(display, parent->queue, &scan)) {
+        *gtk_imports = scan.v1;
+        if (!scan.v1 && scan.v2_name != 0) {
+            parent->importer = wl_registry_bind(scan.registry, scan.v2_name, &zxdg_importer_v2_interface, MB_IMPORTER_V2_VERSION);
+        }
     }
     if (scan.registry != NULL) wl_registry_destroy(scan.registry);
     if (parent->importer != NULL) {

@@ -33,7 +33,7 @@ public enum MediaBrokerError: Error, Sendable, Equatable, CustomStringConvertibl
     public var description: String {
         switch self {
         case .busUnavailable(let why): localized("cannot reach the session bus: {why}", ["why": why])
-        case .brokerNotRunning: localized("the media broker is not running ({name} has no owner)", ["name": "org.mediabroker.MediaBroker1"])
+        case .brokerNotRunning: localized("the media broker is not running ({name} has no owner)", ["name": MediaBrokerClient.busName])
         case .invalidArguments(let why): localized("invalid arguments: {why}", ["why": why])
         case .mediaDisabled: localized("media recording is switched off")
         case .paused: localized("recording is paused")

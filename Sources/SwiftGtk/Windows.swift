@@ -40,12 +40,9 @@ public struct Window: View {
         let window = window
         let foreign = ForeignParent()
         Signals.connect(widget.object, "realize") {
-            if parent.hasPrefix(ForeignParent.waylandPrefix), let display = cgtk_window_wl_display(window) {
-                let importers = mb_foreign_importers_of(display)
-                if !importers.v1 && importers.v2 {
-                    foreign.importV2(display: display, handle: String(parent.dropFirst(ForeignParent.waylandPrefix.count)))
-                    return
-                }
+            if parent.hasPrefix(ForeignParent.waylandPrefix), let display = cgtk_window_wl_display(window),
+               foreign.importsItself(display: display, handle: String(parent.dropFirst(ForeignParent.waylandPrefix.count))) {
+                return
             }
             _ = cgtk_window_set_foreign_parent(window, parent)
         }
@@ -73,10 +70,14 @@ final class ForeignParent {
     static let waylandPrefix = "wayland:"
     private var imported: OpaquePointer?
 
-    func importV2(display: OpaquePointer, handle: String) {
+    /// Imports `handle` with v2 where the compositor offers no v1 importer; false where GTK's own
+    /// v1 import is the one to make (one look at the registry decides both).
+    func importsItself(display: OpaquePointer, handle: String) -> Bool {
         release()
+        var gtkImports = true
         // NULL for a handle the compositor does not know: the window then shows unattached.
-        imported = mb_foreign_import_v2(display, handle)
+        imported = mb_foreign_import_v2(display, handle, &gtkImports)
+        return !gtkImports
     }
 
     func setParent(of surface: OpaquePointer?) {

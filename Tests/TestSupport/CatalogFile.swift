@@ -110,14 +110,17 @@ extension CatalogFile {
     /// text, a mnemonic underscore dropped — where the translation differs. A message whose own
     /// words are under three letters (`{show}: {episode}`) would match anything, so it is left out.
     public func untranslated(among shown: [String]) -> [(name: String, english: String)] {
-        let patterns = messages.flatMap { message -> [(String, Regex<Substring>)] in
-            let translated = Set(message.translations.filter { !$0.isEmpty })
-            return ([message.id] + (message.plural.map { [$0] } ?? [])).compactMap { english -> (String, Regex<Substring>)? in
-                guard !translated.isEmpty, !translated.contains(english) else { return nil }
-                return Self.shownPattern(english).map { (english, $0) }
-            }
-        }
+        let patterns = englishTranslatedOtherwise.compactMap { english in Self.shownPattern(english).map { (english, $0) } }
         return shown.flatMap { name in patterns.filter { name.wholeMatch(of: $0.1) != nil }.map { (name, $0.0) } }
+    }
+
+    /// The English of each translated message, singular and plural, where no translation reads the same.
+    var englishTranslatedOtherwise: [String] {
+        messages.flatMap { message -> [String] in
+            let translated = Set(message.translations.filter { !$0.isEmpty })
+            guard !translated.isEmpty else { return [] }
+            return ([message.id] + (message.plural.map { [$0] } ?? [])).filter { !translated.contains($0) }
+        }
     }
 
     /// A pattern for `english` as it shows: placeholders match any text, the mnemonic underscore
@@ -142,11 +145,7 @@ extension CatalogFile {
     /// per line of a long text) that hold three words or more — shorter ones, such as an option's
     /// name, are the same in every language.
     public func englishPassages(in output: String) -> [String] {
-        let passages = messages.flatMap { message -> [String] in
-            let translated = Set(message.translations.filter { !$0.isEmpty })
-            guard !translated.isEmpty else { return [] }
-            return ([message.id] + (message.plural.map { [$0] } ?? [])).filter { !translated.contains($0) }.flatMap(Self.ownWords)
-        }
+        let passages = englishTranslatedOtherwise.flatMap(Self.ownWords)
         return Array(Set(passages.filter { output.contains($0) })).sorted()
     }
 

@@ -20,24 +20,17 @@
 struct wl_display;
 struct wl_surface;
 
-/* Which xdg-foreign importers the compositor offers. */
-typedef struct {
-    bool v1;
-    bool v2;
-} mb_foreign_importers;
-
-/* Asks the compositor's registry (one round trip). Both false when it cannot be read. */
-mb_foreign_importers mb_foreign_importers_of(struct wl_display *display);
-
 /* The window of another program, imported with v2 by its handle; owned by whoever got it from
    mb_foreign_import_v2 and freed once with mb_foreign_parent_free. */
 typedef struct mb_foreign_parent mb_foreign_parent;
 
-/* Imports `handle` through zxdg_importer_v2 (two round trips: the registry, then the import, so
-   that a `destroyed` answer has come). NULL when the compositor has no v2 importer, or when it
-   does not know the handle (stale, unknown or malformed: it answers `destroyed`), or when memory
-   or the connection fails. */
-mb_foreign_parent *mb_foreign_import_v2(struct wl_display *display, const char *handle);
+/* Imports `handle` through zxdg_importer_v2 where the compositor offers no v1 importer (two round
+   trips: the registry, then the import, so that a `destroyed` answer has come). Sets
+   *gtk_imports, and returns NULL without importing, where GTK's own v1 import is the one to make:
+   the compositor offers v1, or its registry cannot be read. Otherwise NULL when the compositor has
+   no v2 importer either, or does not know the handle (stale, unknown or malformed: it answers
+   `destroyed`), or when memory or the connection fails. */
+mb_foreign_parent *mb_foreign_import_v2(struct wl_display *display, const char *handle, bool *gtk_imports);
 
 /* Makes the imported window the parent of `surface`, which must already be an xdg_toplevel (the
    protocol's invalid_surface error otherwise): call it once GTK has mapped the window. */
