@@ -26,7 +26,7 @@ import Testing
         #expect(times.wholeMatch(of: /(1[0-9]|2[0-3]):[0-5][0-9]–(1[0-9]|2[0-3]):[0-5][0-9]/) != nil,
                 "the rig's afternoon, on the 24-hour clock German uses: \(times)")
 
-        let shown = try rig.drive(window, ["roles"])
+        let shown = try rig.drive(window, ["control:\(momentButton)", "roles"])
         for name in ["Teilen", "Abbrechen", "Empfohlen", "Zuletzt gehört", momentButton] {
             #expect(shown.split(separator: "\n").contains { $0.hasSuffix("\t" + name) }, "\(name) not among:\n\(shown)")
         }

@@ -19,7 +19,7 @@ step in order:
     expect:NAME    fails unless something named NAME is showing (a label, a control)
     disabled:NAME  fails unless a button named NAME shows, unavailable (greyed out)
     control:NAME   fails unless a button, check box or switch named NAME is showing
-    roles          prints every named node showing as ROLE<TAB>NAME
+    roles          prints every named node showing as ROLE<TAB>NAME, once two reads agree
     extents:NAME   prints where the control named NAME is, in the window: X<TAB>Y<TAB>WIDTH<TAB>HEIGHT
     controls       prints every control showing (button, check box, switch…) as ROLE<TAB>NAME,
                    named or not
@@ -73,6 +73,17 @@ def wait_for(what, probe):
             return result
         time.sleep(0.05)
     fail("timed out waiting for " + (what() if callable(what) else what) + (" (last error: %s)" % last if last else ""))
+
+
+def named_nodes(window):
+    names = []
+    for node in walk(window):
+        try:
+            if node.name and showing(node):
+                names.append(node.getRoleName() + "\t" + node.name)
+        except GLib.GError:
+            continue  # a node of a page going away as it is read
+    return names
 
 
 def describe_controls(window):
@@ -230,14 +241,18 @@ def main():
             wait_for(lambda: name + ", disabled (controls: " + describe_controls(window()) + ")",
                      lambda: (lambda node: node is not None and not enabled(node))(find(window(), name, BUTTONS)))
         elif verb == "control":
-            wait_for("a control named " + name, lambda: find(window(), name, BUTTONS | TOGGLES))
+            wait_for(lambda: "a control named " + name + " (controls: " + describe_controls(window()) + ")",
+                     lambda: find(window(), name, BUTTONS | TOGGLES))
         elif verb == "roles":
-            for node in walk(window()):
-                try:
-                    if node.name and showing(node):
-                        print(node.getRoleName() + "\t" + node.name)
-                except GLib.GError:
-                    continue  # a node of a page going away as it is read
+            # A page being replaced reads as nothing, or as part of each page, for a moment: the
+            # names are printed once two reads in a row find the same ones.
+            last = {}
+            def settled():
+                names = named_nodes(window())
+                agreed = names if names and names == last.get("names") else None
+                last["names"] = names
+                return agreed
+            print("\n".join(wait_for(lambda: "the window's names to settle (last read: %r)" % last.get("names"), settled)))
         elif verb == "extents":
             node = wait_for("a control named " + name, lambda: find(window(), name, BUTTONS | TOGGLES))
             box = node.queryComponent().getExtents(pyatspi.WINDOW_COORDS)
