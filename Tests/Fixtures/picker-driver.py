@@ -20,9 +20,10 @@ step in order:
     disabled:NAME  fails unless a button named NAME shows, unavailable (greyed out)
     control:NAME   fails unless a button, check box or switch named NAME is showing
     roles          prints every named node showing as ROLE<TAB>NAME, once two reads agree
-    extents:NAME   prints where the control named NAME is, in the window: X<TAB>Y<TAB>WIDTH<TAB>HEIGHT
+    extents:NAME   prints where the control named NAME is, in the window: X<TAB>Y<TAB>WIDTH<TAB>HEIGHT,
+                   once two reads agree
     controls       prints every control showing (button, check box, switch…) as ROLE<TAB>NAME,
-                   named or not
+                   named or not, once two reads agree
     gone           waits until the window has gone
 
 Each wait has a deadline; a step that cannot be done exits 1 with the reason on stderr.
@@ -73,6 +74,22 @@ def wait_for(what, probe):
             return result
         time.sleep(0.05)
     fail("timed out waiting for " + (what() if callable(what) else what) + (" (last error: %s)" % last if last else ""))
+
+
+class settled:
+    """A probe for wait_for: what `read` returns, once two reads in a row agree and find something.
+
+    A page being replaced, or a control being laid out, reads as nothing or as part of each page
+    for a moment."""
+
+    def __init__(self, read):
+        self.read, self.last = read, None
+
+    def __call__(self):
+        value = self.read()
+        agreed = value if value and value == self.last else None
+        self.last = value
+        return agreed
 
 
 def named_nodes(window):
@@ -244,23 +261,19 @@ def main():
             wait_for(lambda: "a control named " + name + " (controls: " + describe_controls(window()) + ")",
                      lambda: find(window(), name, BUTTONS | TOGGLES))
         elif verb == "roles":
-            # A page being replaced reads as nothing, or as part of each page, for a moment: the
-            # names are printed once two reads in a row find the same ones.
-            last = {}
-            def settled():
-                names = named_nodes(window())
-                agreed = names if names and names == last.get("names") else None
-                last["names"] = names
-                return agreed
-            print("\n".join(wait_for(lambda: "the window's names to settle (last read: %r)" % last.get("names"), settled)))
+            names = settled(lambda: named_nodes(window()))
+            print("\n".join(wait_for(lambda: "the window's names to settle (last read: %r)" % names.last, names)))
         elif verb == "extents":
-            node = wait_for("a control named " + name, lambda: find(window(), name, BUTTONS | TOGGLES))
-            box = node.queryComponent().getExtents(pyatspi.WINDOW_COORDS)
-            print("\t".join(str(value) for value in (box.x, box.y, box.width, box.height)))
+            def box():
+                node = find(window(), name, BUTTONS | TOGGLES)
+                extents = node.queryComponent().getExtents(pyatspi.WINDOW_COORDS) if node else None
+                return (extents.x, extents.y, extents.width, extents.height) if extents and extents.width > 0 else None
+            where = settled(box)
+            print("\t".join(str(value) for value in wait_for(lambda: "a control named " + name + " to stand still (last read: %r)" % (where.last,), where)))
         elif verb == "controls":
-            for node in walk(window()):
-                if node.getRoleName() in BUTTONS | TOGGLES | {"spin button", "slider", "entry", "link"} and showing(node):
-                    print(node.getRoleName() + "\t" + (node.name or ""))
+            listing = settled(lambda: [node.getRoleName() + "\t" + (node.name or "") for node in walk(window())
+                                       if node.getRoleName() in BUTTONS | TOGGLES | {"spin button", "slider", "entry", "link"} and showing(node)])
+            print("\n".join(wait_for(lambda: "the window's controls to settle (last read: %r)" % listing.last, listing)))
         elif verb == "gone":
             wait_for("the window to go", lambda: not windows(title, text))
         else:
