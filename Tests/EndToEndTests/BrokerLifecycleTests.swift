@@ -71,12 +71,16 @@ import Testing
         #expect(broker.process.standardError.contains("session bus went away"))
     }
 
-    @Test("usage errors exit 64; --help and --version exit 0")
+    @Test("usage errors exit 64 and say the mistake, the usage and where help is, each on its line, as broker-ctl does; --help and --version exit 0")
     func usage() throws {
         let binary = try BuiltProducts.path(of: "media-broker")
         let bad = try ChildProcess.run(binary, arguments: ["--min-listen", "soon"])
         #expect(bad.status == .exited(64))
-        #expect(bad.standardError.contains("--min-listen"))
+        let lines = bad.standardError.split(separator: "\n")
+        #expect(lines.count == 3, "\(bad.standardError)")
+        #expect(lines.first?.hasPrefix("Error: ") == true && lines.first?.contains("--min-listen") == true, "\(bad.standardError)")
+        #expect(lines.dropFirst().first?.hasPrefix("Usage: media-broker [--database PATH]") == true, "\(bad.standardError)")
+        #expect(lines.last == "See 'media-broker --help'.", "\(bad.standardError)")
         let help = try ChildProcess.run(binary, arguments: ["--help"])
         #expect(help.status == .exited(0))
         #expect(help.standardOutput.contains("--database"))

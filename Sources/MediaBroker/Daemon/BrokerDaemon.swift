@@ -31,10 +31,11 @@ public enum BrokerDaemon {
                 options = parsed
             }
         } catch {
-            // For the person who typed the command, so in their language (the log's lines are English).
-            Log(threshold: .error, environment: [:]).error(
+            // For the person who typed the command: in their language, on lines of their own, as
+            // broker-ctl says it (the log's lines are English and one per event).
+            StandardError.write(
                 localized("Error: {message}", ["message": error.description]) + "\n" + BrokerOptions.usage + "\n"
-                    + localized("See '{command}'.", ["command": "media-broker --help"]))
+                    + localized("See '{command}'.", ["command": "media-broker --help"]) + "\n")
             return exitUsage
         }
         StopSignal.install()

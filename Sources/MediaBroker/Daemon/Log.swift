@@ -64,16 +64,6 @@ struct Log: Sendable {
         // One line per event: a newline inside a message would split it in the journal.
         let text = message().split(whereSeparator: \.isNewline).joined(separator: " ")
         let line = (prefixesPriority ? "<\(level.rawValue)>" : "media-broker: ") + text + "\n"
-        // One write(2) per line, so lines from different threads never interleave.
-        var bytes = Array(line.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { buffer -> Int in
-                guard let base = buffer.baseAddress else { return -1 }
-                return Glibc.write(2, base + offset, buffer.count - offset)
-            }
-            if written <= 0 { break }
-            offset += written
-        }
+        StandardError.write(line)
     }
 }
