@@ -6,6 +6,7 @@
 #   make deb                      the Debian package, with Debian's tools, into .build/deb/
 #   make interface                rewrite data/org.mediabroker.MediaBroker1.xml from the broker
 #   make pot                      rewrite po/media-broker.pot from the strings marked in Sources
+#   make wayland-foreign          rewrite Sources/CWaylandForeign's protocol code with wayland-scanner
 #
 # Build as your user, then install with sudo: `make && sudo make install`. `make install` builds
 # only when the binaries are missing, so it does not rebuild as root.
@@ -93,7 +94,7 @@ INSTALL_DIRS := $(DBUS_SERVICEDIR) $(DBUS_INTERFACEDIR) $(SYSTEMD_USERUNITDIR) $
 	$(if $(DESKTOP_FILES),$(APPLICATIONSDIR)) $(sort $(foreach i,$(ICONS),$(ICONDIR)/$(dir $(i)))) \
 	$(foreach l,$(LINGUAS),$(LOCALEDIR)/$(l)/LC_MESSAGES)
 
-.PHONY: all build catalogs install uninstall deb interface pot
+.PHONY: all build catalogs install uninstall deb interface pot wayland-foreign
 
 all: build catalogs $(DESKTOP_FILES)
 
@@ -173,6 +174,17 @@ uninstall:
 interface: build
 	$(RELEASE_DIR)/media-broker --print-interface > '$(INTERFACE_XML).new'
 	mv '$(INTERFACE_XML).new' '$(INTERFACE_XML)'
+
+# The xdg-foreign v2 client code Sources/CWaylandForeign compiles, which wayland-scanner
+# (libwayland-bin) writes from the protocol Debian's wayland-protocols installs. It is committed, so
+# a build needs neither; run this after either changes, and commit the result
+# (Tests/PackagingTests/WaylandProtocolCodeTests.swift says when they differ).
+WAYLAND_PROTOCOLS ?= /usr/share/wayland-protocols
+FOREIGN_PROTOCOL := $(WAYLAND_PROTOCOLS)/unstable/xdg-foreign/xdg-foreign-unstable-v2.xml
+FOREIGN_CODE := Sources/CWaylandForeign/xdg-foreign-unstable-v2
+wayland-foreign:
+	wayland-scanner client-header '$(FOREIGN_PROTOCOL)' '$(FOREIGN_CODE)-client-protocol.h'
+	wayland-scanner private-code '$(FOREIGN_PROTOCOL)' '$(FOREIGN_CODE)-protocol.c'
 
 # The Debian package (debian/rules says how it finds Swift; a SWIFT given to make is passed on),
 # built by dpkg-buildpackage into

@@ -8,7 +8,8 @@ MB_BUILD_PACKAGES=(libdbus-1-dev libsqlite3-dev pkg-config libstdc++-12-dev
     # The picker's windows (media-broker-picker, issue 21): GTK 4 and libadwaita.
     libgtk-4-dev libadwaita-1-dev
     # xdg-foreign v2 (Sources/CWaylandForeign) links libwayland-client and includes its headers;
-    # the protocol code is committed, so wayland-scanner is needed only by `make wayland-foreign`.
+    # the protocol code is committed, so wayland-scanner is needed only by `make wayland-foreign`
+    # and the test that checks it (below).
     libwayland-dev
     # The translations (issue 36): msgfmt compiles po/*.po for make and install, xgettext makes the template.
     gettext)
@@ -38,6 +39,9 @@ MB_TEST_PACKAGES=(mpv mpv-mpris vlc-bin vlc-plugin-base sox libsox-fmt-all ffmpe
     at-spi2-core python3-pyatspi xdotool x11-utils
     # A real Markdown implementation that renders broker-ctl's --format markdown (issue 35).
     python3-markdown
+    # The committed xdg-foreign code is what wayland-scanner writes from the installed protocol
+    # (Tests/PackagingTests/WaylandProtocolCodeTests.swift; `make wayland-foreign` rewrites it).
+    libwayland-bin wayland-protocols
     # The example journal app (issue 35, examples/journal): GTK 4 through PyGObject.
     gir1.2-gtk-4.0
     # Locale sources for localedef, which the French and German tests compile into a folder of their own.
