@@ -7,22 +7,50 @@ struct ListenWords: Equatable, Sendable {
     var title: String
     var artists: String
     var album: String
+    /// The listen's artists as it was kept: a name of theirs that holds a comma ("Earth, Wind &
+    /// Fire") is still one artist when the line is read back.
+    var keptArtists: [String]
 
-    init(title: String, artists: String, album: String) {
+    init(title: String, artists: String, album: String, keptArtists: [String] = []) {
         self.title = title
         self.artists = artists
         self.album = album
+        self.keptArtists = keptArtists
     }
 
     /// The fields filled with `listen`'s words.
     init(of listen: GenericMedia) {
-        self.init(title: listen.title ?? "", artists: Self.text(of: listen.artists), album: listen.album ?? "")
+        self.init(title: listen.title ?? "", artists: Self.text(of: listen.artists), album: listen.album ?? "",
+                  keptArtists: listen.artists)
     }
 
     /// The artists in a field: separated by commas, each without the spaces around it; an empty
-    /// one (two commas in a row, a trailing comma) is no artist.
-    static func artists(in text: String) -> [String] {
-        text.split(separator: ",").map { trimmed(String($0)) }.filter { !$0.isEmpty }
+    /// one (two commas in a row, a trailing comma) is no artist. A name of `kept` that holds a
+    /// comma, written whole between two separators, is one artist, as it was.
+    static func artists(in text: String, kept: [String] = []) -> [String] {
+        // The longest first: "Earth, Wind & Fire" before an "Earth, Wind" also kept.
+        let whole = kept.filter { $0.contains(",") }.sorted { $0.count > $1.count }
+        var artists: [String] = []
+        var rest = Substring(text)
+        while !rest.isEmpty {
+            rest = rest.drop(while: \.isWhitespace)
+            if let name = whole.first(where: { rest.hasPrefix($0) && endsAnArtist(rest.dropFirst($0.count)) }) {
+                artists.append(name)
+                rest = rest.dropFirst(name.count).drop(while: \.isWhitespace).dropFirst()
+                continue
+            }
+            let piece = rest.prefix { $0 != "," }
+            rest = rest.dropFirst(piece.count).dropFirst()
+            let artist = trimmed(String(piece))
+            if !artist.isEmpty { artists.append(artist) }
+        }
+        return artists
+    }
+
+    /// Whether `rest`, what follows a name in the line, starts the next artist or ends the line.
+    private static func endsAnArtist(_ rest: Substring) -> Bool {
+        let next = rest.drop(while: \.isWhitespace)
+        return next.isEmpty || next.first == ","
     }
 
     /// The artists as the field shows them.
@@ -51,8 +79,8 @@ struct ListenWords: Equatable, Sendable {
         guard !title.isEmpty else { throw .emptyTitle }
         var changes = Changes()
         if title != Self.trimmed(self.title) { changes.title = title }
-        let artists = Self.artists(in: edited.artists)
-        if artists != Self.artists(in: self.artists) { changes.artists = artists }
+        let artists = Self.artists(in: edited.artists, kept: keptArtists)
+        if artists != Self.artists(in: self.artists, kept: keptArtists) { changes.artists = artists }
         let album = Self.trimmed(edited.album)
         if album != Self.trimmed(self.album) { changes.album = .some(album.isEmpty ? nil : album) }
         return changes

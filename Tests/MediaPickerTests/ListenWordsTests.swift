@@ -11,7 +11,8 @@ import Testing
 
     @Test("the fields are filled with the listen's words, the artists on one line")
     func filled() {
-        #expect(Self.teardrop == ListenWords(title: "Teardrop", artists: "Massive Attack, Elizabeth Fraser", album: "Mezzanine"))
+        #expect(Self.teardrop == ListenWords(title: "Teardrop", artists: "Massive Attack, Elizabeth Fraser", album: "Mezzanine",
+                                             keptArtists: ["Massive Attack", "Elizabeth Fraser"]))
         #expect(ListenWords(of: GenericMedia(id: 1, date: Date())) == ListenWords(title: "", artists: "", album: ""))
     }
 
@@ -20,6 +21,31 @@ import Testing
         #expect(ListenWords.artists(in: " Massive Attack ,Horace Andy,, ") == ["Massive Attack", "Horace Andy"])
         #expect(ListenWords.artists(in: "  ").isEmpty)
         #expect(ListenWords.artists(in: "Björk") == ["Björk"])
+    }
+
+    static let september = ListenWords(of: GenericMedia(id: 4, title: "September", artists: ["Earth, Wind & Fire"], date: Date()))
+
+    @Test("a kept artist whose name holds a comma stays one artist when the line is read back, before, between or after others")
+    func keptNameWithAComma() throws {
+        #expect(Self.september.artists == "Earth, Wind & Fire")
+        #expect(try Self.september.changes(to: Self.september).isEmpty)
+        var edited = Self.september
+        edited.artists = "Earth, Wind & Fire, The Emotions"
+        #expect(try Self.september.changes(to: edited) == ListenWords.Changes(artists: ["Earth, Wind & Fire", "The Emotions"]))
+        edited.artists = "The Emotions ,  Earth, Wind & Fire ,Maurice White"
+        #expect(try Self.september.changes(to: edited)
+            == ListenWords.Changes(artists: ["The Emotions", "Earth, Wind & Fire", "Maurice White"]))
+        #expect(ListenWords.artists(in: "Earth, Wind & Fire", kept: ["Earth, Wind", "Earth, Wind & Fire"]) == ["Earth, Wind & Fire"],
+                "the longest kept name is read first")
+    }
+
+    @Test("words the person wrote are separated at every comma: only a kept name written whole is one artist")
+    func newWordsSplitAtCommas() throws {
+        var edited = Self.september
+        edited.artists = "Earth, Wind & Fire Orchestra"
+        #expect(try Self.september.changes(to: edited) == ListenWords.Changes(artists: ["Earth", "Wind & Fire Orchestra"]))
+        edited.artists = "Earth, Wind"
+        #expect(try Self.september.changes(to: edited) == ListenWords.Changes(artists: ["Earth", "Wind"]))
     }
 
     @Test("only the fields that changed are sent")
