@@ -46,7 +46,9 @@ import Testing
             environment: rig.bus.environment.merging(rig.display.environment) { $1 }.merging(german.environment) { $1 })
         defer { settings.signal(SIGTERM) }
         let title = try Self.german(SettingsWindowTests.title), cancel = try Self.german("Cancel")
-        try Self.expectGerman(try rig.drive(title, ["roles"]), where: "the settings window")
+        // Read once the listens have loaded: their rows' Edit buttons speak German too.
+        let editTeardrop = try Self.german("Edit {title}").replacingOccurrences(of: "{title}", with: "Teardrop")
+        try Self.expectGerman(try rig.drive(title, ["control:" + editTeardrop, "roles"]), where: "the settings window")
 
         _ = try rig.drive(title, ["toggle:" + Self.german("Pause recording")])
         let howLong = "@" + (try Self.german("Nothing is recorded until the pause ends; a listen playing now is dropped."))
